@@ -1,0 +1,40 @@
+# Hotpath: `make run` to try it, `make test` to check it. Both set everything up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup system-deps worker gpu-worker bench clean
+
+$(STAMP): requirements.txt
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+system-deps:
+	@scripts/ensure-system-deps.sh
+
+setup: $(STAMP) system-deps
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_bank
+	$(PY) manage.py ensure_demo_admin
+
+run: setup
+	$(PY) scripts/run_dev.py
+
+worker: $(STAMP)
+	$(VENV)/bin/celery -A interview_platform worker -Q cpu --concurrency 1 --loglevel INFO
+
+gpu-worker: $(STAMP)
+	$(PY) manage.py gpu_worker
+
+test: $(STAMP) system-deps
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+bench: $(STAMP) system-deps
+	$(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .run db.sqlite3 staticfiles

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GraderConfig(AppConfig):
+    name = "grader"
+    verbose_name = "Grader"

@@ -1,0 +1,63 @@
+"""The Submission row is the truth: the web creates it, a worker grades it and
+writes the report back, and every page reads it."""
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from .states import Status, Verdict
+
+
+class Purpose(models.TextChoices):
+    PRACTICE = "practice", "Practice"
+    QUICK_CHECK = "check", "Quick check"  # small inputs, correctness only; never ranked
+    ASSESSMENT = "assessment", "Assessment"  # never on public leaderboards
+    VALIDATION = "validation", "Author validation"
+
+
+class Submission(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
+    exercise = models.ForeignKey("questions.ExerciseVersion", on_delete=models.PROTECT, related_name="submissions")
+    code = models.TextField()
+    purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.PRACTICE)
+    status = models.CharField(max_length=10, choices=Status.CHOICES, default=Status.QUEUED, db_index=True)
+    verdict = models.CharField(max_length=20, choices=Verdict.CHOICES, blank=True)
+    message = models.TextField(blank=True, help_text="Feedback shown to the learner.")
+    report = models.JSONField(null=True, blank=True)
+    # Denormalised headline figures, for ranking and reports.
+    speedup = models.FloatField(null=True, blank=True)
+    speedup_ci_low = models.FloatField(null=True, blank=True)
+    speedup_ci_high = models.FloatField(null=True, blank=True)
+    peak_memory_bytes = models.BigIntegerField(null=True, blank=True)
+    reference_peak_memory_bytes = models.BigIntegerField(null=True, blank=True)
+    hardware = models.CharField(max_length=80, blank=True, help_text="Where it was graded: 'cpu' or the GPU model.")
+    # Platform bookkeeping: how many times a worker picked it up, and the platform error if any (staff only).
+    attempts = models.PositiveSmallIntegerField(default=0)
+    platform_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "created_at"]),
+            models.Index(fields=["user", "status"]),
+        ]
+
+    def __str__(self):
+        return f"Submission {self.pk} ({self.exercise}, {self.status})"
+
+    def get_absolute_url(self):
+        return reverse("grader:detail", args=[self.pk])
+
+    @property
+    def is_final(self):
+        return self.status in Status.FINAL
+
+    @property
+    def queue(self):
+        return "gpu" if self.exercise.target == "gpu" else "cpu"
+
+    @property
+    def verdict_label(self):
+        return Verdict.LABELS.get(self.verdict, "")

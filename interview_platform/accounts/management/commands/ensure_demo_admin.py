@@ -1,0 +1,23 @@
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Creates the demo admin account once and prints its login; later runs leave it alone."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--username", default="admin")
+
+    def handle(self, *args, username, **options):
+        User = get_user_model()
+        if User.objects.filter(username=username).exists():
+            self.stdout.write(f"Demo admin '{username}' already exists (its password was printed when it was created).")
+            return
+        password = secrets.token_urlsafe(12)
+        User.objects.create_superuser(username=username, email=f"{username}@hotpath.local", password=password)
+        self.stdout.write(self.style.SUCCESS(
+            f"Created demo admin. Sign in at http://127.0.0.1:8000/accounts/login/ as {username} / {password} "
+            "(shown only this once)."
+        ))

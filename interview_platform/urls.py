@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from interview_platform.accounts import views as account_views
+
+urlpatterns = [
+    path("", account_views.home, name="home"),
+    path("accounts/", include("interview_platform.accounts.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("questions/", include("questions.urls")),
+    path("submissions/", include("grader.urls")),
+    path("teams/", include("interview_platform.teams.urls")),
+    path("leaderboards/", include("interview_platform.leaderboards.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,44 @@
+"""Starts the web server and a Celery worker together; Ctrl-C stops both."""
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+def main():
+    os.chdir(ROOT)
+    commands = [
+        [sys.executable, "manage.py", "runserver", "127.0.0.1:8000"],
+        [str(VENV_BIN / "celery"), "-A", "interview_platform", "worker", "-Q", "cpu", "--concurrency", "1", "--loglevel", "INFO"],
+    ]
+    children = [subprocess.Popen(cmd, start_new_session=True) for cmd in commands]
+    print("Hotpath is running on http://127.0.0.1:8000 (Ctrl-C stops the server and the worker)", flush=True)
+
+    def stop(*_):
+        for child in children:
+            if child.poll() is None:
+                os.killpg(child.pid, signal.SIGTERM)
+        for child in children:
+            try:
+                child.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+        sys.exit(0)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    while True:
+        for child in children:
+            if child.poll() is not None:
+                print(f"{child.args[0]} exited with {child.returncode}; stopping.", file=sys.stderr)
+                stop()
+        time.sleep(0.5)
+
+
+if __name__ == "__main__":
+    main()
