@@ -1,0 +1,68 @@
+"""The sandbox interface every backend implements.
+
+A backend is a context manager. Entering it creates a fresh, host-owned job
+directory; `write_file` fills it (the host only ever writes into that new
+directory, and never follows a path the submission could have planted: the
+sandbox sees the job directory read-only at /job and gets a size-capped tmpfs
+as its only writable place). `run` executes one command inside the sandbox
+under the limits and returns a SandboxResult. Leaving the context kills every
+process the run left behind and removes everything it created, whatever happened.
+"""
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Limits:
+    wall_time_s: float = 120.0
+    cpu_time_s: float = 120.0
+    memory_bytes: int = 2 * 1024**3
+    processes: int = 64
+    output_bytes: int = 1024 * 1024  # stdout and stderr, each
+    disk_bytes: int = 64 * 1024**2  # the writable tmpfs
+    cpus: float = 1.0
+
+
+@dataclass
+class SandboxResult:
+    exit_code: int | None  # None when killed by a signal
+    signal: int | None = None
+    timed_out: bool = False  # wall or CPU limit reached; the sandbox killed it
+    oom_killed: bool = False  # memory limit reached
+    output_exceeded: bool = False  # stdout or stderr went past Limits.output_bytes
+    stdout: bytes = b""
+    stderr: bytes = b""
+    wall_s: float = 0.0
+    peak_memory_bytes: int | None = None  # whole sandbox, from the kernel, when the backend can tell
+    details: dict = field(default_factory=dict)  # backend-specific facts for logs (never shown to learners)
+
+
+class Sandbox:
+    """Base class: subclasses implement _setup, _run and _cleanup."""
+
+    #: Where the job directory appears inside the sandbox.
+    JOB_MOUNT = "/job"
+
+    def __init__(self, limits=None, target="cpu"):
+        self.limits = limits or Limits()
+        self.target = target
+
+    def __enter__(self):
+        self._setup()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self._cleanup()
+        return False
+
+    def write_file(self, relative_path, content):
+        raise NotImplementedError
+
+    def run(self, command, stdin=b""):
+        """Run `command` (a list of strings, paths as seen inside the sandbox)."""
+        raise NotImplementedError
+
+    def _setup(self):
+        raise NotImplementedError
+
+    def _cleanup(self):
+        raise NotImplementedError
