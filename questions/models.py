@@ -35,6 +35,7 @@ class Question(models.Model):
     prompt = models.TextField(help_text="Markdown: what the candidate is asked.")
     sample_answer = models.TextField(blank=True, help_text="Markdown: a strong answer, shown after answering.")
     explanation = models.TextField(blank=True, help_text="Markdown: the worked explanation (numeric questions).")
+    hints = models.TextField(blank=True, help_text="Markdown: optional hints (coding exercises).")
     rubric = models.JSONField(default=list, blank=True, help_text="Key points a good answer covers (concept questions).")
     # Numeric questions: the answer in `unit`, accepted within `tolerance` (relative, e.g. 0.01 = 1%).
     answer_value = models.FloatField(null=True, blank=True)
