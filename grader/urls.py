@@ -1,5 +1,12 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "grader"
 
-urlpatterns = []
+urlpatterns = [
+    path("", views.submission_list, name="list"),
+    path("<int:pk>/", views.detail, name="detail"),
+    path("<int:pk>/status/", views.status, name="status"),
+    path("exercise/<slug:slug>/submit/", views.submit, name="submit"),
+]

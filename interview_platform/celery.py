@@ -17,5 +17,11 @@ app.conf.update(
     task_track_started=False,
     broker_connection_retry_on_startup=True,
     worker_hijack_root_logger=False,
+    beat_schedule={
+        # Requeues submissions whose task went missing; closes those that keep failing.
+        "grader-sweep-stuck-submissions": {"task": "grader.sweep_stuck_submissions", "schedule": 300.0},
+        # Submits assessments whose candidate ran out of time and never came back.
+        "teams-finalise-expired-sessions": {"task": "teams.finalise_expired_sessions", "schedule": 60.0},
+    },
 )
 app.autodiscover_tasks()

@@ -1,5 +1,14 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "questions"
 
-urlpatterns = []
+urlpatterns = [
+    path("", views.browse, name="browse"),
+    path("progress/", views.progress, name="progress"),
+    path("preview/", views.preview, name="preview"),
+    path("<slug:slug>/", views.detail, name="detail"),
+    path("<slug:slug>/draft/", views.save_draft, name="save_draft"),
+    path("<slug:slug>/attempts/<int:pk>/", views.attempt, name="attempt"),
+]

@@ -1,0 +1,80 @@
+"""Denormalised rankings. Submissions are the truth; these tables are a cache of
+"each person's best", kept current by a receiver of grader.signals.submission_graded
+and rebuilt from scratch by `manage.py rebuild_leaderboards`. Every leaderboard page
+reads only these tables, through the indexes declared here."""
+from django.conf import settings
+from django.db import models
+
+CPU_HARDWARE = "cpu"
+
+
+def hardware_label(hardware):
+    return "CPU sandbox" if hardware == CPU_HARDWARE else hardware
+
+
+class LeaderboardEntry(models.Model):
+    """A person's best accepted practice submission for one exercise on one kind of hardware.
+
+    Best means: highest speedup, then lower peak memory, then earlier submission.
+    The exercise is the question, not the version: a new version keeps its board."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leaderboard_entries")
+    question = models.ForeignKey("questions.Question", on_delete=models.CASCADE, related_name="leaderboard_entries")
+    hardware = models.CharField(max_length=80)
+    submission = models.ForeignKey("grader.Submission", on_delete=models.CASCADE, related_name="+")
+    speedup = models.FloatField()
+    peak_memory_bytes = models.BigIntegerField(null=True, blank=True)
+    achieved_at = models.DateTimeField(help_text="When the best submission was made (the last tie-breaker).")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "question", "hardware"], name="unique_leaderboard_entry"),
+        ]
+        indexes = [
+            # The exercise board, page by page, and "faster than N%" (a range count on speedup).
+            models.Index(
+                fields=["question", "hardware", "-speedup", "peak_memory_bytes", "achieved_at", "id"],
+                name="lb_entry_board",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.user} on {self.question_id}/{self.hardware}: {self.speedup:.2f}x"
+
+    @property
+    def hardware_label(self):
+        return hardware_label(self.hardware)
+
+
+class UserScore(models.Model):
+    """A person's total on the global board (see services.points_for)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="leaderboard_score"
+    )
+    points = models.PositiveIntegerField(default=0)
+    solved = models.PositiveIntegerField(default=0)
+    reached_at = models.DateTimeField(help_text="When the current total was reached (ties go to whoever got there first).")
+
+    class Meta:
+        indexes = [models.Index(fields=["-points", "reached_at", "user"], name="lb_score_rank")]
+
+    def __str__(self):
+        return f"{self.user}: {self.points} points"
+
+
+class TopicScore(models.Model):
+    """A person's total over the exercises of one topic."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leaderboard_topic_scores")
+    topic = models.CharField(max_length=120)
+    points = models.PositiveIntegerField(default=0)
+    solved = models.PositiveIntegerField(default=0)
+    reached_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "topic"], name="unique_topic_score")]
+        indexes = [models.Index(fields=["topic", "-points", "reached_at", "user"], name="lb_topic_rank")]
+
+    def __str__(self):
+        return f"{self.user} in {self.topic}: {self.points} points"

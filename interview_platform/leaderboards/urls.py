@@ -1,5 +1,12 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "leaderboards"
 
-urlpatterns = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("exercises/<slug:slug>/", views.exercise, name="exercise"),
+    path("topics/<slug:slug>/", views.topic, name="topic"),
+    path("standing/<int:pk>/", views.standing, name="standing"),
+]

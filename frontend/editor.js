@@ -1,0 +1,108 @@
+// Hotpath's code editor: turns <textarea id="code-editor"> into a CodeMirror 6 editor.
+//
+// The textarea stays in the form (hidden) and is kept in sync on every change, so the form
+// posts the code exactly as it would without JavaScript. Keyboard shortcuts press the form's
+// buttons marked data-action="submit" (grade) and data-action="check" (quick check).
+import { basicSetup, EditorView } from "codemirror";
+import { indentWithTab } from "@codemirror/commands";
+import { python } from "@codemirror/lang-python";
+import { EditorState, Prec } from "@codemirror/state";
+import { keymap } from "@codemirror/view";
+
+const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+const MOD = IS_MAC ? "⌘" : "Ctrl";
+
+function pressFormButton(form, action) {
+  const button = form && form.querySelector(`[data-action="${action}"]`);
+  if (!button || button.disabled) return false;
+  if (typeof form.requestSubmit === "function") {
+    form.requestSubmit(button); // runs validation and submit listeners, and sends the button's name/value
+  } else {
+    button.click();
+  }
+  return true;
+}
+
+function labelledBy(textarea) {
+  const label = textarea.id && document.querySelector(`label[for="${textarea.id}"]`);
+  if (!label) return null;
+  if (!label.id) label.id = `${textarea.id}-label`;
+  return label;
+}
+
+function describeShortcuts(textarea, form) {
+  const lines = [];
+  if (form && form.querySelector('[data-action="submit"]')) lines.push(`${MOD}+Enter submits for grading.`);
+  if (form && form.querySelector('[data-action="check"]')) lines.push(`${MOD}+Shift+Enter runs the quick check.`);
+  lines.push("Tab indents; press Esc then Tab to move focus out of the editor.");
+  const help = document.createElement("p");
+  help.className = "help code-editor-help";
+  help.id = `${textarea.id}-keys`;
+  help.textContent = lines.join(" ");
+  return help;
+}
+
+function mountEditor(textarea) {
+  const form = textarea.form;
+  const label = labelledBy(textarea);
+  const help = describeShortcuts(textarea, form);
+  const described = [textarea.getAttribute("aria-describedby"), help.id].filter(Boolean).join(" ");
+  const accessibility = label
+    ? { "aria-labelledby": label.id, "aria-describedby": described }
+    : { "aria-label": textarea.getAttribute("aria-label") || "Code editor", "aria-describedby": described };
+
+  const shortcuts = Prec.highest(
+    keymap.of([
+      { key: "Mod-Enter", run: () => pressFormButton(form, "submit") },
+      { key: "Mod-Shift-Enter", run: () => pressFormButton(form, "check") },
+    ]),
+  );
+  const syncTextarea = EditorView.updateListener.of((update) => {
+    if (!update.docChanged) return;
+    textarea.value = update.state.doc.toString();
+    // Listeners on the textarea (draft autosave, say) keep working.
+    textarea.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  const view = new EditorView({
+    state: EditorState.create({
+      doc: textarea.value,
+      extensions: [
+        shortcuts,
+        basicSetup,
+        keymap.of([indentWithTab]),
+        python(),
+        syncTextarea,
+        EditorState.readOnly.of(textarea.readOnly || textarea.disabled),
+        EditorView.contentAttributes.of(accessibility),
+        EditorView.theme({
+          "&": { border: "1px solid #c7ccd8", borderRadius: "8px", backgroundColor: "#fff", fontSize: "0.92rem" },
+          "&.cm-focused": { outline: "3px solid var(--accent, #c2410c)", outlineOffset: "2px" },
+          ".cm-scroller": { fontFamily: "var(--mono, monospace)", minHeight: "18rem", maxHeight: "70vh" },
+        }),
+      ],
+    }),
+  });
+
+  textarea.insertAdjacentElement("afterend", view.dom);
+  view.dom.insertAdjacentElement("afterend", help);
+  textarea.hidden = true; // hidden controls are still submitted with the form
+  textarea.addEventListener("invalid", () => view.focus()); // e.g. `required` and empty
+  if (form) form.addEventListener("submit", () => { textarea.value = view.state.doc.toString(); });
+  if (label) label.addEventListener("click", (event) => { event.preventDefault(); view.focus(); });
+
+  textarea.hotpathEditor = view;
+  textarea.dispatchEvent(new CustomEvent("hotpath:editor-ready", { bubbles: true, detail: { view } }));
+  return view;
+}
+
+function init() {
+  const textarea = document.querySelector("textarea#code-editor");
+  if (textarea && !textarea.hotpathEditor) mountEditor(textarea);
+}
+
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", init);
+} else {
+  init();
+}

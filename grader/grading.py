@@ -1,0 +1,243 @@
+"""Grading on the host: build a job, run the harness in a sandbox, and turn what
+comes back into a report. No Celery and no database writes here (services.py
+does those), so `manage.py grade` and exercise validation use it directly.
+
+The only thing trusted from inside the sandbox is the harness's HMAC-signed
+report line (grader.harness.protocol). Everything else the sandbox produced is
+evidence for a verdict the host decides itself: time, memory or output limits,
+or "rejected" when the harness never reported.
+"""
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+
+from . import harness
+from .errors import PlatformError
+from .harness.protocol import parse_report
+from .sandbox import Limits, get_backend
+from .states import Verdict
+
+logger = logging.getLogger(__name__)
+
+HARNESS_DIR = Path(harness.__file__).resolve().parent
+MODES = ("full", "check")
+
+#: Exercise `limits` front matter: defaults, and ceilings so one bad exercise cannot take a worker down.
+DEFAULT_LIMITS = {"time_s": 60, "memory_mb": 1024, "processes": 32, "output_kb": 256, "disk_mb": 64}
+MAX_LIMITS = {"time_s": 600, "memory_mb": 8192, "processes": 256, "output_kb": 4096, "disk_mb": 1024}
+#: A quick check runs small inputs for correctness only, so it gets a shorter budget.
+CHECK_TIME_S = 30
+#: The sandbox's wall limit is the harness budget plus this, for interpreter start-up,
+#: imports and the report; the harness stops itself within its budget.
+WALL_MARGIN_S = 20
+#: The longest any sandbox run can take; Celery's time limits sit above it.
+MAX_SANDBOX_WALL_S = MAX_LIMITS["time_s"] + WALL_MARGIN_S
+STDERR_TAIL_CHARS = 2000
+
+MESSAGES = {
+    Verdict.ACCEPTED: "Correct on every input.",
+    Verdict.WRONG_ANSWER: "Your function returned a wrong result.",
+    Verdict.RUNTIME_ERROR: "Your code raised an exception.",
+    Verdict.TIME_LIMIT: "Grading ran past the time limit of {time_s} s, so it was stopped. Look for a loop that never ends or work that grows too fast.",
+    Verdict.MEMORY_LIMIT: "Grading used more than the memory limit of {memory_mb} MB, so it was stopped. Avoid large temporary arrays.",
+    Verdict.OUTPUT_LIMIT: "Your code printed more than {output_kb} KB, so it was stopped. Remove debugging output.",
+    Verdict.REJECTED: "Grading did not complete: the process ended before the grader could report (exit {exit}).",
+    Verdict.INTERNAL_ERROR: PlatformError.PUBLIC_MESSAGE,
+}
+
+#: Every key a report has, whatever produced it (see the grading contract in the docs).
+REPORT_KEYS = (
+    "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
+    "scaling_exponent", "reference_scaling_exponent", "first_call_s", "hint", "failure", "hardware", "harness_version",
+)
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """What grading needs from an exercise, wherever it came from (a bank folder,
+    an ExerciseVersion row, or an author's files under validation)."""
+
+    slug: str
+    spec: dict
+    files: dict = field(default_factory=dict)  # "reference.py", "inputs.py", optional "check.py", "solution.py"...
+
+    @classmethod
+    def from_version(cls, version):
+        files = {
+            "reference.py": version.reference_code,
+            "inputs.py": version.inputs_code,
+            "solution.py": version.solution_code,
+            "starter.py": version.starter_code,
+        }
+        if version.check_code.strip():
+            files["check.py"] = version.check_code
+        return cls(slug=version.question.slug, spec=dict(version.spec), files=files)
+
+    @property
+    def target(self):
+        return self.spec.get("target", "cpu")
+
+
+def as_exercise(exercise):
+    if isinstance(exercise, Exercise):
+        return exercise
+    if hasattr(exercise, "reference_code"):  # questions.models.ExerciseVersion
+        return Exercise.from_version(exercise)
+    raise TypeError(f"Cannot grade against {exercise!r}: expected an Exercise or an ExerciseVersion")
+
+
+def exercise_limits(spec, mode="full"):
+    """The exercise's limits front matter, defaulted and clamped (harness units)."""
+    given = spec.get("limits") or {}
+    limits = {}
+    for key, default in DEFAULT_LIMITS.items():
+        value = given.get(key, default)
+        limits[key] = min(max(value, 1), MAX_LIMITS[key])
+    if mode == "check":
+        limits["time_s"] = min(limits["time_s"], CHECK_TIME_S)
+    return limits
+
+
+def sandbox_limits(job_limits, cpus=1.0):
+    wall_s = job_limits["time_s"] + WALL_MARGIN_S
+    return Limits(
+        wall_time_s=wall_s,
+        cpu_time_s=wall_s * max(1.0, cpus),
+        memory_bytes=int(job_limits["memory_mb"] * 1024**2),
+        processes=int(job_limits["processes"]),
+        output_bytes=int(job_limits["output_kb"] * 1024),
+        disk_bytes=int(job_limits["disk_mb"] * 1024**2),
+        cpus=cpus,
+    )
+
+
+def build_job(exercise, mode):
+    """job.json for the harness. In check mode `sizes` are the small check sizes."""
+    spec = exercise.spec
+    check_sizes = list(spec.get("check_sizes") or spec["sizes"][:1])
+    return {
+        "slug": exercise.slug,
+        "mode": mode,
+        "entry_point": spec["entry_point"],
+        "sizes": check_sizes if mode == "check" else list(spec["sizes"]),
+        "check_sizes": check_sizes,
+        "edge_sizes": list(spec.get("edge_sizes") or []),
+        "tolerance": dict(spec.get("tolerance") or {}),
+        "repeats": spec.get("repeats", 11),
+        "target": exercise.target,
+        "allowed_imports": list(spec.get("allowed_imports") or []),
+        "graded_on": list(spec.get("graded_on") or ["time"]),
+        "limits": exercise_limits(spec, mode),
+    }
+
+
+def harness_files():
+    """(relative path, text) for every source file of the harness package."""
+    for path in sorted(HARNESS_DIR.rglob("*.py")):
+        if "__pycache__" not in path.parts:
+            yield f"harness/{path.relative_to(HARNESS_DIR).as_posix()}", path.read_text(encoding="utf-8")
+
+
+def new_secret():
+    """A fresh per-run key. The harness reads it as one stdin line; the key is
+    that line's text (64 hex characters), on both sides."""
+    text = secrets.token_bytes(32).hex()
+    return text.encode("ascii"), (text + "\n").encode("ascii")
+
+
+def resolve_backend(backend=None):
+    if backend is None:
+        backend = settings.SANDBOX_BACKEND
+    return get_backend(backend) if isinstance(backend, str) else backend
+
+
+def grade(exercise, code, mode="full", backend=None):
+    """Grade `code` against `exercise` and return the report dict.
+
+    Raises PlatformError when the platform could not grade (retry later); any
+    problem with the code itself comes back as a verdict in the report."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    exercise = as_exercise(exercise)
+    if "reference.py" not in exercise.files or "inputs.py" not in exercise.files:
+        raise PlatformError("grading.exercise_incomplete", f"{exercise.slug} lacks reference.py or inputs.py")
+    job = build_job(exercise, mode)
+    limits = sandbox_limits(job["limits"])
+    key, stdin_line = new_secret()
+    backend_class = resolve_backend(backend)
+    try:
+        with backend_class(limits=limits, target=exercise.target) as sandbox:
+            for relative_path, text in harness_files():
+                sandbox.write_file(relative_path, text)
+            sandbox.write_file("job.json", json.dumps(job, indent=2))
+            sandbox.write_file("submission.py", code)
+            sandbox.write_file("reference.py", exercise.files["reference.py"])
+            sandbox.write_file("inputs.py", exercise.files["inputs.py"])
+            if exercise.files.get("check.py"):
+                sandbox.write_file("check.py", exercise.files["check.py"])
+            result = sandbox.run(list(harness.COMMAND), stdin=stdin_line)
+    except PlatformError:
+        raise
+    except OSError as exc:
+        raise PlatformError("sandbox.io", f"sandbox I/O failed: {exc}") from exc
+    return interpret(result, parse_report(key, result.stdout), exercise, job)
+
+
+def interpret(result, signed_report, exercise, job):
+    """The report from a SandboxResult and the verified report (or None)."""
+    if signed_report is not None:
+        report = dict(signed_report)
+        if report.get("verdict") not in Verdict.ALL:
+            raise PlatformError("grading.bad_report", f"the harness reported an unknown verdict {report.get('verdict')!r}")
+    else:
+        if result.details.get("sandbox_started") is False:
+            raise PlatformError("sandbox.setup_failed", result.details.get("bwrap_error") or "the sandbox did not start")
+        report = {"verdict": _verdict_without_report(result)}
+        report["failure"] = _failure_without_report(result)
+    for key in REPORT_KEYS:
+        report.setdefault(key, None)
+    report["sizes"] = report["sizes"] or []
+    report["mode"] = job["mode"]
+    report["hardware"] = _hardware(exercise.target, report)
+    if not report["message"]:
+        report["message"] = learner_message(report["verdict"], job["limits"], result)
+    if report["peak_memory_bytes"] is None and signed_report is None:
+        report["peak_memory_bytes"] = result.peak_memory_bytes
+    return report
+
+
+def _verdict_without_report(result):
+    if result.timed_out:
+        return Verdict.TIME_LIMIT
+    if result.oom_killed:
+        return Verdict.MEMORY_LIMIT
+    if result.output_exceeded:
+        return Verdict.OUTPUT_LIMIT
+    return Verdict.REJECTED
+
+
+def _failure_without_report(result):
+    stderr = result.stderr.decode("utf-8", errors="replace")
+    return {
+        "exit_code": result.exit_code,
+        "signal": result.signal,
+        "wall_s": round(result.wall_s, 3),
+        "stderr_tail": stderr[-STDERR_TAIL_CHARS:],
+    }
+
+
+def _hardware(target, report):
+    if target != "gpu":
+        return "cpu"
+    return str(report.get("hardware") or report.get("gpu_name") or "gpu")[:80]
+
+
+def learner_message(verdict, job_limits, result=None):
+    exit_description = "unknown"
+    if result is not None:
+        exit_description = f"signal {result.signal}" if result.signal else f"code {result.exit_code}"
+    return MESSAGES[verdict].format(exit=exit_description, **job_limits)

@@ -1,0 +1,140 @@
+"""Is the submission's answer the reference's answer?
+
+Runs in the supervisor on values decoded by ipc.decode (plain ndarrays and
+numbers only). An exercise's check.py, when present, replaces the value
+comparison but not the type check: whatever it says, an answer must be the
+same kind of thing as the reference's.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .ipc import UnsupportedValue
+
+KIND_NAMES = {"b": "boolean", "i": "signed integer", "u": "unsigned integer", "f": "floating-point", "c": "complex"}
+SCALAR_TYPES = (bool, int, float, complex, np.generic)
+
+
+@dataclass
+class Mismatch:
+    message: str
+    failure: dict = field(default_factory=dict)
+
+
+def compare(expected, got, tolerance, custom_check=None, args=()):
+    """None when `got` is acceptable, else a Mismatch saying why."""
+    problem = _check_structure(expected, got, "")
+    if problem:
+        return problem
+    if custom_check is not None:
+        return _run_custom_check(custom_check, expected, got, args)
+    return _compare_values(expected, got, tolerance, "")
+
+
+def _describe(value):
+    if isinstance(value, UnsupportedValue):
+        return value.what
+    if isinstance(value, np.ndarray):
+        return f"a numpy array of dtype {value.dtype} and shape {value.shape}"
+    if isinstance(value, tuple):
+        return f"a tuple of {len(value)} items"
+    if value is None:
+        return "None"
+    return f"a {type(value).__name__}"
+
+
+def _check_structure(expected, got, where):
+    if isinstance(got, UnsupportedValue):
+        return Mismatch(f"Your function returned {got.what}{where}; expected {_describe(expected)}.", {"returned": got.what})
+    if isinstance(expected, np.ndarray):
+        if not isinstance(got, np.ndarray):
+            return Mismatch(f"Your function returned {_describe(got)}{where}; expected a numpy.ndarray.")
+        if got.dtype.kind != expected.dtype.kind:
+            return Mismatch(
+                f"Your function returned a {KIND_NAMES[got.dtype.kind]} array ({got.dtype}){where}; "
+                f"expected a {KIND_NAMES[expected.dtype.kind]} array ({expected.dtype})."
+            )
+        if got.shape != expected.shape:
+            return Mismatch(f"Your function returned an array of shape {got.shape}{where}; expected shape {expected.shape}.")
+        return None
+    if isinstance(expected, tuple):
+        if not isinstance(got, tuple) or len(got) != len(expected):
+            return Mismatch(f"Your function returned {_describe(got)}{where}; expected a tuple of {len(expected)} items.")
+        for position, (want, have) in enumerate(zip(expected, got)):
+            problem = _check_structure(want, have, f" (item {position} of the tuple)")
+            if problem:
+                return problem
+        return None
+    if expected is None:
+        return None if got is None else Mismatch(f"Your function returned {_describe(got)}{where}; expected None.")
+    if isinstance(expected, SCALAR_TYPES):
+        if isinstance(got, np.ndarray) or not isinstance(got, SCALAR_TYPES):
+            return Mismatch(f"Your function returned {_describe(got)}{where}; expected a single number.")
+        return None
+    return Mismatch(f"The reference returned {_describe(expected)}, which the grader cannot compare.")
+
+
+def _compare_values(expected, got, tolerance, where):
+    if isinstance(expected, tuple):
+        for position, (want, have) in enumerate(zip(expected, got)):
+            problem = _compare_values(want, have, tolerance, f" (item {position} of the tuple)")
+            if problem:
+                return problem
+        return None
+    if expected is None:
+        return None
+    want = np.asarray(expected)
+    have = np.asarray(got)
+    bad = mismatches(want, have, tolerance)
+    if not bad.any():
+        return None
+    flat = int(np.argmax(bad.reshape(-1)))
+    index = [int(i) for i in np.unravel_index(flat, want.shape)] if want.ndim else []
+    expected_text = format_number(want.reshape(-1)[flat])
+    got_text = format_number(have.reshape(-1)[flat])
+    count = int(bad.sum())
+    position = f" at index {index}" if index else ""
+    message = (
+        f"Wrong value{position}{where}: expected {expected_text}, got {got_text} "
+        f"(tolerance rtol={tolerance['rtol']:g}, atol={tolerance['atol']:g}); {count} of {want.size} values differ."
+    )
+    failure = {
+        "index": index,
+        "expected": expected_text,
+        "got": got_text,
+        "tolerance": {"rtol": tolerance["rtol"], "atol": tolerance["atol"]},
+        "mismatches": count,
+        "total": int(want.size),
+    }
+    return Mismatch(message, failure)
+
+
+def mismatches(want, have, tolerance):
+    """Boolean mask of wrong values. Integers and booleans must be exact;
+    floats within tolerance, NaN only where NaN is expected, inf only where
+    the same-signed inf is expected (np.isclose already treats infs so)."""
+    if want.dtype.kind in "biu" and have.dtype.kind in "biu":
+        return want != have
+    with np.errstate(invalid="ignore", over="ignore"):
+        close = np.isclose(have, want, rtol=tolerance["rtol"], atol=tolerance["atol"], equal_nan=True)
+    return ~close
+
+
+def format_number(value):
+    value = value.item() if isinstance(value, np.generic) else value
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, complex):
+        return repr(value)
+    return str(value)
+
+
+def _run_custom_check(check, expected, got, args):
+    try:
+        outcome = check(expected, got, args)
+        ok, message = outcome
+    except Exception as exc:
+        return Mismatch(f"The exercise's checker rejected your answer: {type(exc).__name__}: {str(exc)[:300]}")
+    if ok:
+        return None
+    return Mismatch(str(message)[:1000] or "The exercise's checker rejected your answer.", {"check": str(message)[:1000]})

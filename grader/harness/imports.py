@@ -1,0 +1,154 @@
+"""What submitted code may import and touch.
+
+This is a policy check, not the security boundary (the sandbox is): it turns
+the obvious ways of reaching the operating system, the grader's processes or
+Python's introspection machinery into a clear "rejected" message before any
+code runs, and the runner enforces the same import list at run time for
+imports the parser cannot see (`__import__` of a computed name).
+"""
+import ast
+import builtins
+from dataclasses import dataclass
+
+#: Standard-library modules with no access to the OS, files or processes.
+HARMLESS_STDLIB = frozenset({
+    "__future__", "math", "cmath", "functools", "itertools", "operator", "collections",
+    "typing", "dataclasses", "heapq", "bisect",
+})
+
+#: Never importable, whatever an exercise lists.
+FORBIDDEN_MODULES = frozenset({
+    "os", "sys", "subprocess", "socket", "ctypes", "_ctypes", "multiprocessing", "threading",
+    "_thread", "signal", "importlib", "builtins", "concurrent", "asyncio", "pickle", "marshal",
+    "shutil", "pathlib", "io", "tempfile", "mmap", "gc", "inspect", "resource", "fcntl", "pty",
+    "posix", "code", "codeop", "runpy", "faulthandler", "atexit", "sysconfig", "platform",
+    "select", "selectors", "pdb", "trace", "tracemalloc", "weakref", "linecache", "cffi",
+})
+
+#: Builtins that evaluate code, reach files or reach objects by computed name.
+BANNED_NAMES = frozenset({
+    "__import__", "eval", "exec", "compile", "open", "globals", "locals", "vars", "getattr",
+    "setattr", "delattr", "breakpoint", "input", "help", "exit", "quit", "__builtins__",
+    "__loader__", "__spec__",
+})
+
+#: Attributes that lead to ctypes, frames or code objects, or fetch attributes by name.
+BANNED_ATTRIBUTES = frozenset({
+    "ctypes", "ctypeslib", "_ctypes", "attrgetter", "methodcaller", "f_globals", "f_locals",
+    "f_back", "f_builtins", "f_code", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame",
+    "tb_frame", "tb_next", "co_code", "load_library",
+})
+
+#: Dunder attributes ordinary code uses; every other __x__ attribute is introspection.
+ALLOWED_DUNDER_ATTRIBUTES = frozenset({
+    "__init__", "__name__", "__doc__", "__qualname__", "__len__", "__getitem__", "__setitem__",
+    "__iter__", "__next__", "__call__", "__enter__", "__exit__",
+})
+
+
+@dataclass(frozen=True)
+class Problem:
+    verdict: str  # "rejected" or "runtime_error"
+    message: str
+    line: int | None = None
+
+
+def allowed_modules(allowed_imports):
+    return (set(allowed_imports) | HARMLESS_STDLIB) - FORBIDDEN_MODULES
+
+
+def check_source(source, allowed_imports, entry_point):
+    """The first policy problem in `source`, or None when it may run."""
+    try:
+        tree = ast.parse(source, filename="solution.py")
+    except SyntaxError as exc:
+        where = f" at line {exc.lineno}" if exc.lineno else ""
+        return Problem("runtime_error", f"SyntaxError{where}: {exc.msg}", exc.lineno)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return Problem("runtime_error", f"Your code could not be parsed: {type(exc).__name__}")
+    allowed = allowed_modules(allowed_imports)
+    for node in ast.walk(tree):
+        problem = _check_node(node, allowed)
+        if problem:
+            return problem
+    if not _binds_at_top_level(tree, entry_point):
+        return Problem("runtime_error", f"Your code does not define a function named `{entry_point}`.")
+    return None
+
+
+def _check_node(node, allowed):
+    line = getattr(node, "lineno", None)
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            problem = _check_module(alias.name, allowed, line)
+            if problem:
+                return problem
+    elif isinstance(node, ast.ImportFrom):
+        if node.level:
+            return Problem("rejected", f"Line {line}: relative imports are not allowed.", line)
+        problem = _check_module(node.module or "", allowed, line)
+        if problem:
+            return problem
+        for alias in node.names:
+            if alias.name == "*" or _banned_attribute(alias.name):
+                return Problem("rejected", f"Line {line}: `from {node.module} import {alias.name}` is not allowed.", line)
+    elif isinstance(node, ast.Name) and node.id in BANNED_NAMES:
+        return Problem("rejected", f"Line {line}: `{node.id}` is not allowed in submitted code.", line)
+    elif isinstance(node, ast.Attribute) and _banned_attribute(node.attr):
+        return Problem("rejected", f"Line {line}: the attribute `.{node.attr}` is not allowed in submitted code.", line)
+    return None
+
+
+def _check_module(name, allowed, line):
+    parts = name.split(".")
+    if parts[0] not in allowed or any(_banned_attribute(part) for part in parts[1:]):
+        listed = ", ".join(sorted(allowed - {"__future__"}))
+        return Problem("rejected", f"Line {line}: import of `{name}` is not allowed in this exercise (allowed: {listed}).", line)
+    return None
+
+
+def _banned_attribute(name):
+    if name in BANNED_ATTRIBUTES:
+        return True
+    return name.startswith("__") and name.endswith("__") and name not in ALLOWED_DUNDER_ATTRIBUTES
+
+
+def _binds_at_top_level(tree, name):
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                return True
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            return True
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                pending.extend(getattr(node, field, []))
+        if isinstance(node, ast.ExceptHandler):
+            pending.extend(node.body)
+    return False
+
+
+def guarded_builtins(allowed_imports):
+    """The builtins a submission's module runs with: the banned names are gone
+    and `__import__` admits only the exercise's modules (checked on every
+    import the submission's own code performs, including computed ones;
+    libraries it imports keep their normal builtins)."""
+    allowed = allowed_modules(allowed_imports)
+    real_import = builtins.__import__
+
+    def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+        parts = str(name).split(".")
+        if level or parts[0] not in allowed or any(_banned_attribute(p) for p in parts[1:]):
+            raise ImportError(f"import of '{name}' is not allowed in this exercise")
+        if any(_banned_attribute(str(item)) for item in fromlist or ()):
+            raise ImportError(f"importing those names from '{name}' is not allowed")
+        return real_import(name, globals, locals, fromlist, level)
+
+    namespace = {key: value for key, value in vars(builtins).items() if key not in BANNED_NAMES}
+    namespace["__import__"] = guarded_import
+    return namespace

@@ -1,0 +1,322 @@
+"""The supervisor <-> runner channel and the value codec.
+
+Messages are length-prefixed JSON over a Unix socket pair. Array bytes never
+travel inside a message: they live in a memfd whose descriptor is passed
+alongside (SCM_RIGHTS). Inputs go to a runner in one memfd it maps shared, so
+the supervisor can see afterwards whether the code wrote to its inputs.
+Results come back in a memfd the runner has *sealed* (no write, grow or
+shrink), so their bytes are frozen the moment the supervisor accepts them and
+a background thread cannot finish the work after the clock stopped.
+
+The supervisor decodes a runner's answer with `decode` only: a strict JSON
+schema plus numpy's frombuffer with a dtype string that matched a whitelist.
+Nothing a runner sends is ever unpickled or evaluated.
+"""
+import base64
+import fcntl
+import json
+import mmap
+import os
+import re
+import select
+import socket
+import stat
+import struct
+import time
+
+import numpy as np
+
+HEADER = struct.Struct("<I")
+MAX_MESSAGE_BYTES = 1 << 20
+MAX_FDS = 4
+MAX_ITEMS = 64
+MAX_DEPTH = 4
+MAX_ARRAY_BYTES = 1 << 36
+MAX_NDIM = 32
+PAGE = mmap.PAGESIZE
+RESULT_SEALS = fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
+_DTYPE_RE = re.compile(r"^[<>|=]?[biufc][0-9]{1,2}$")
+_NUMERIC_KINDS = "biufc"
+
+
+class ProtocolError(Exception):
+    """A message or descriptor that does not follow the protocol."""
+
+
+class ChannelClosed(Exception):
+    """The other end went away."""
+
+
+class Unsupported(Exception):
+    """A value the codec does not carry; the text says what it was."""
+
+
+class Channel:
+    def __init__(self, sock):
+        self.sock = sock
+
+    def fileno(self):
+        return self.sock.fileno()
+
+    def send(self, message, fds=()):
+        data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode("utf-8")
+        payload = HEADER.pack(len(data)) + data
+        if fds:
+            sent = socket.send_fds(self.sock, [payload], list(fds))
+            payload = payload[sent:]
+        if payload:
+            self.sock.sendall(payload)
+
+    def receive(self, deadline_ns=None):
+        """One message and the descriptors that came with it.
+
+        `deadline_ns` is a time.perf_counter_ns() value; None waits forever.
+        Raises TimeoutError, ChannelClosed or ProtocolError.
+        """
+        buffer = bytearray()
+        fds = []
+        try:
+            wanted = HEADER.size
+            have_length = False
+            while len(buffer) < wanted:
+                self._wait_readable(deadline_ns)
+                data, new_fds, flags, _ = socket.recv_fds(self.sock, wanted - len(buffer), MAX_FDS)
+                fds.extend(new_fds)
+                if flags & socket.MSG_CTRUNC or len(fds) > MAX_FDS:
+                    raise ProtocolError("too many descriptors")
+                if not data:
+                    raise ChannelClosed()
+                buffer += data
+                if not have_length and len(buffer) >= HEADER.size:
+                    (length,) = HEADER.unpack_from(buffer)
+                    if length > MAX_MESSAGE_BYTES:
+                        raise ProtocolError("message too long")
+                    wanted = HEADER.size + length
+                    have_length = True
+            try:
+                message = json.loads(bytes(buffer[HEADER.size:]))
+            except ValueError:
+                raise ProtocolError("message is not JSON") from None
+            if not isinstance(message, dict):
+                raise ProtocolError("message is not an object")
+            return message, fds
+        except BaseException:
+            close_fds(fds)
+            raise
+
+    def _wait_readable(self, deadline_ns):
+        while True:
+            if deadline_ns is None:
+                timeout_ms = None
+            else:
+                timeout_ms = max(0, (deadline_ns - time.perf_counter_ns()) // 1_000_000)
+            poller = select.poll()
+            poller.register(self.sock.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
+            if poller.poll(timeout_ms):
+                return
+            if deadline_ns is not None and time.perf_counter_ns() >= deadline_ns:
+                raise TimeoutError()
+
+
+def close_fds(fds):
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+class Arena:
+    """Collects arrays for one memfd at page-aligned offsets."""
+
+    def __init__(self):
+        self.arrays = []
+        self.size = 0
+
+    def place(self, array):
+        offset = self.size
+        self.arrays.append((offset, array))
+        self.size = offset + _round_up(array.nbytes)
+        return offset
+
+    def write_memfd(self, name, seal):
+        """A memfd holding every placed array (None when there are no bytes)."""
+        if self.size == 0:
+            return None
+        flags = os.MFD_CLOEXEC | (os.MFD_ALLOW_SEALING if seal else 0)
+        fd = os.memfd_create(name, flags)
+        try:
+            os.ftruncate(fd, self.size)
+            for offset, array in self.arrays:
+                view = memoryview(array.reshape(-1).view(np.uint8))
+                while len(view):
+                    written = os.pwrite(fd, view, offset)
+                    view = view[written:]
+                    offset += written
+            if seal:
+                fcntl.fcntl(fd, fcntl.F_ADD_SEALS, RESULT_SEALS | fcntl.F_SEAL_SEAL)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+
+def _round_up(nbytes):
+    return (nbytes + PAGE - 1) // PAGE * PAGE
+
+
+def encode(value, arena, depth=0):
+    """JSON-able description of `value`; array bytes go into `arena`.
+
+    Only plain data crosses: exact numpy.ndarray of a numeric dtype, numpy
+    numeric scalars, Python numbers, None, and tuples of those.
+    """
+    kind = type(value)
+    if kind is np.ndarray:
+        if value.dtype.kind not in _NUMERIC_KINDS or value.dtype.fields is not None:
+            raise Unsupported(f"a numpy array of dtype {value.dtype} (only numeric dtypes are supported)")
+        contiguous = np.ascontiguousarray(value)
+        offset = arena.place(contiguous)
+        return {"t": "array", "dtype": contiguous.dtype.str, "shape": list(contiguous.shape), "offset": offset}
+    if kind is bool:
+        return {"t": "bool", "v": value}
+    if kind is int:
+        return {"t": "int", "v": str(value)}
+    if kind is float:
+        return {"t": "float", "v": value.hex()}
+    if kind is complex:
+        return {"t": "complex", "re": value.real.hex(), "im": value.imag.hex()}
+    if value is None:
+        return {"t": "none"}
+    if isinstance(value, np.generic) and kind.__module__ == "numpy" and value.dtype.kind in _NUMERIC_KINDS:
+        return {"t": "npscalar", "dtype": value.dtype.str, "b64": base64.b64encode(value.tobytes()).decode("ascii")}
+    if kind is tuple:
+        if depth >= MAX_DEPTH or len(value) > MAX_ITEMS:
+            raise Unsupported("a tuple nested too deeply or too long")
+        return {"t": "tuple", "items": [encode(item, arena, depth + 1) for item in value]}
+    raise Unsupported(describe_type(value))
+
+
+def describe_type(value):
+    kind = type(value)
+    name = f"{kind.__module__}.{kind.__qualname__}" if kind.__module__ != "builtins" else kind.__qualname__
+    if isinstance(value, np.ndarray):
+        return f"a {name} (a subclass of numpy.ndarray, not a plain numpy.ndarray)"
+    if hasattr(kind, "__array__") or hasattr(kind, "__array_interface__"):
+        return f"a {name} object that only imitates an array (not a plain numpy.ndarray)"
+    return f"a {name}"[:200]
+
+
+class Buffer:
+    """Read-only bytes of a sealed result memfd (or nothing)."""
+
+    def __init__(self, data=None):
+        self.data = data if data is not None else np.empty(0, np.uint8)
+
+    @classmethod
+    def from_sealed_fd(cls, fd, size):
+        """Validates that `fd` is a sealed memfd of exactly `size` bytes."""
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size:
+            raise ProtocolError("result descriptor is not a file of the announced size")
+        try:
+            seals = fcntl.fcntl(fd, fcntl.F_GET_SEALS)
+        except OSError:
+            raise ProtocolError("result descriptor is not a sealed memfd") from None
+        if seals & RESULT_SEALS != RESULT_SEALS:
+            raise ProtocolError("result memfd is not sealed")
+        mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ)
+        return cls(np.frombuffer(mapping, dtype=np.uint8))
+
+
+def map_shared(fd, size, writable):
+    """Maps a memfd shared; the pages are populated now, not on first touch."""
+    prot = mmap.PROT_READ | (mmap.PROT_WRITE if writable else 0)
+    mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE, prot=prot)
+    return np.frombuffer(mapping, dtype=np.uint8)
+
+
+def decode(meta, buffer, depth=0):
+    """Inverse of encode with every field validated; raises ProtocolError."""
+    if not isinstance(meta, dict):
+        raise ProtocolError("value description is not an object")
+    kind = meta.get("t")
+    try:
+        if kind == "array":
+            return _decode_array(meta, buffer)
+        if kind == "bool":
+            if type(meta["v"]) is not bool:
+                raise ProtocolError("bad bool")
+            return meta["v"]
+        if kind == "int":
+            text = _short_string(meta["v"], 5000)
+            return int(text)
+        if kind == "float":
+            return float.fromhex(_short_string(meta["v"], 40))
+        if kind == "complex":
+            return complex(float.fromhex(_short_string(meta["re"], 40)), float.fromhex(_short_string(meta["im"], 40)))
+        if kind == "none":
+            return None
+        if kind == "npscalar":
+            dtype = _checked_dtype(meta["dtype"])
+            raw = base64.b64decode(_short_string(meta["b64"], 64), validate=True)
+            if len(raw) != dtype.itemsize:
+                raise ProtocolError("scalar has the wrong number of bytes")
+            return np.frombuffer(raw, dtype=dtype)[0]
+        if kind == "tuple":
+            items = meta["items"]
+            if not isinstance(items, list) or len(items) > MAX_ITEMS or depth >= MAX_DEPTH:
+                raise ProtocolError("bad tuple")
+            return tuple(decode(item, buffer, depth + 1) for item in items)
+        if kind == "unsupported":
+            return UnsupportedValue(_short_string(meta["what"], 300))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ProtocolError(f"malformed value: {exc}") from None
+    raise ProtocolError("unknown value kind")
+
+
+class UnsupportedValue:
+    """Stands for a returned value the codec refused (the runner says what it was)."""
+
+    def __init__(self, what):
+        self.what = what
+
+
+def _decode_array(meta, buffer):
+    dtype = _checked_dtype(meta["dtype"])
+    shape = meta["shape"]
+    offset = meta["offset"]
+    if not isinstance(shape, list) or len(shape) > MAX_NDIM:
+        raise ProtocolError("bad shape")
+    count = 1
+    for extent in shape:
+        if type(extent) is not int or extent < 0:
+            raise ProtocolError("bad shape")
+        count *= extent
+    nbytes = count * dtype.itemsize
+    if type(offset) is not int or offset < 0 or offset % PAGE or nbytes > MAX_ARRAY_BYTES:
+        raise ProtocolError("bad offset")
+    if nbytes == 0:
+        return np.empty(tuple(shape), dtype=dtype)
+    if offset + nbytes > buffer.data.size:
+        raise ProtocolError("array lies outside its memfd")
+    return buffer.data[offset:offset + nbytes].view(dtype).reshape(tuple(shape))
+
+
+def _checked_dtype(text):
+    text = _short_string(text, 8)
+    if not _DTYPE_RE.match(text):
+        raise ProtocolError("unsupported dtype")
+    try:
+        dtype = np.dtype(text)
+    except TypeError:
+        raise ProtocolError("unsupported dtype") from None
+    if dtype.kind not in _NUMERIC_KINDS or dtype.fields is not None:
+        raise ProtocolError("unsupported dtype")
+    return dtype
+
+
+def _short_string(value, limit):
+    if not isinstance(value, str) or len(value) > limit:
+        raise ProtocolError("bad string field")
+    return value

@@ -1,0 +1,102 @@
+"""job.json, validated. The host writes it; a bad one is an internal error."""
+import json
+import os
+import re
+from dataclasses import dataclass
+
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+class JobError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Job:
+    mode: str
+    entry_point: str
+    sizes: tuple
+    edge_sizes: tuple
+    rtol: float
+    atol: float
+    repeats: int
+    target: str
+    allowed_imports: list
+    graded_on: tuple
+    time_s: float
+    memory_mb: float
+    processes: int
+    output_kb: float
+    allow_input_mutation: bool
+
+    @property
+    def memory_limit_bytes(self):
+        return int(self.memory_mb * 1024 * 1024)
+
+    @property
+    def output_limit_bytes(self):
+        return int(self.output_kb * 1024)
+
+    @property
+    def tolerance(self):
+        return {"rtol": self.rtol, "atol": self.atol}
+
+
+def load_job(job_dir):
+    try:
+        with open(os.path.join(job_dir, "job.json"), encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except (OSError, ValueError) as exc:
+        raise JobError(f"cannot read job.json: {exc}") from None
+    if not isinstance(raw, dict):
+        raise JobError("job.json is not an object")
+    mode = _choice(raw.get("mode", "full"), ("full", "check"), "mode")
+    # In check mode the host may pass the exercise's check_sizes separately.
+    sizes_key = "check_sizes" if mode == "check" and "check_sizes" in raw else "sizes"
+    tolerance = raw.get("tolerance") or {}
+    limits = raw.get("limits") or {}
+    entry_point = raw.get("entry_point")
+    if not isinstance(entry_point, str) or not IDENTIFIER.match(entry_point):
+        raise JobError("entry_point must be an identifier")
+    allowed = raw.get("allowed_imports", [])
+    if not isinstance(allowed, list) or not all(isinstance(m, str) and MODULE_NAME.match(m) for m in allowed):
+        raise JobError("allowed_imports must be a list of module names")
+    job = Job(
+        mode=mode,
+        entry_point=entry_point,
+        sizes=_sizes(raw.get(sizes_key, []), sizes_key),
+        edge_sizes=_sizes(raw.get("edge_sizes", []), "edge_sizes"),
+        rtol=_number(tolerance.get("rtol", 1e-9), "tolerance.rtol"),
+        atol=_number(tolerance.get("atol", 0.0), "tolerance.atol"),
+        repeats=int(_number(raw.get("repeats", 11), "repeats", minimum=1, maximum=1000)),
+        target=_choice(raw.get("target", "cpu"), ("cpu", "gpu"), "target"),
+        allowed_imports=[m.split(".")[0] for m in allowed],
+        graded_on=tuple(str(g) for g in raw.get("graded_on", ["time"])),
+        time_s=_number(limits.get("time_s", 60), "limits.time_s", minimum=1),
+        memory_mb=_number(limits.get("memory_mb", 1024), "limits.memory_mb", minimum=16),
+        processes=int(_number(limits.get("processes", 32), "limits.processes", minimum=2)),
+        output_kb=_number(limits.get("output_kb", 256), "limits.output_kb", minimum=1),
+        allow_input_mutation=bool(raw.get("allow_input_mutation", False)),
+    )
+    if job.mode == "full" and not job.sizes:
+        raise JobError("a full run needs at least one size")
+    return job
+
+
+def _choice(value, choices, name):
+    if value not in choices:
+        raise JobError(f"{name} must be one of {', '.join(choices)}")
+    return value
+
+
+def _number(value, name, minimum=0.0, maximum=float("inf")):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value <= maximum:
+        raise JobError(f"{name} must be a number between {minimum} and {maximum}")
+    return float(value)
+
+
+def _sizes(value, name):
+    if not isinstance(value, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in value):
+        raise JobError(f"{name} must be a list of non-negative integers")
+    return tuple(value)

@@ -1,0 +1,115 @@
+"""Watching a runner from the outside: its memory while it works and the
+output it writes. Both run as threads in the supervisor."""
+import os
+import threading
+import time
+
+from . import procs
+
+
+class Sampler(threading.Thread):
+    """Polls the resident memory of a runner's whole process tree (and the
+    scratch tmpfs, and device memory on GPU) every ~2 ms; kills the tree the
+    moment it passes the memory limit."""
+
+    INTERVAL_S = 0.002
+    RESCAN_S = 0.02
+
+    def __init__(self, root_pid, limit_bytes, scratch=None, device_probe=None):
+        super().__init__(daemon=True, name="hotpath-sampler")
+        self.root_pid = root_pid
+        self.limit_bytes = limit_bytes
+        self.scratch = scratch
+        self.device_probe = device_probe
+        self.peak_tree_bytes = 0
+        self.peak_scratch_bytes = 0
+        self.peak_device_bytes = None
+        self.breached_bytes = None
+        self._stop_event = threading.Event()
+
+    def run(self):
+        members = procs.subtree(self.root_pid)
+        rescanned = time.monotonic()
+        while True:
+            if time.monotonic() - rescanned > self.RESCAN_S:
+                members = procs.subtree(self.root_pid)
+                rescanned = time.monotonic()
+            if self._sample(members):
+                return
+            if self._stop_event.wait(self.INTERVAL_S):
+                self._sample(procs.subtree(self.root_pid))
+                return
+
+    def _sample(self, members):
+        total = procs.tree_rss_bytes(members)
+        self.peak_tree_bytes = max(self.peak_tree_bytes, total)
+        if self.scratch is not None:
+            self.peak_scratch_bytes = max(self.peak_scratch_bytes, scratch_used_bytes(self.scratch))
+        if self.device_probe is not None:
+            used = self.device_probe.used_bytes()
+            if used is not None:
+                self.peak_device_bytes = max(self.peak_device_bytes or 0, used)
+        if self.limit_bytes and total > self.limit_bytes:
+            self.breached_bytes = total
+            procs.kill_tree(self.root_pid)
+            return True
+        return False
+
+    def finish(self):
+        self._stop_event.set()
+        self.join()
+
+
+def scratch_used_bytes(path):
+    stats = os.statvfs(path)
+    return (stats.f_blocks - stats.f_bfree) * stats.f_frsize
+
+
+def on_tmpfs(path):
+    """Whether `path` lives on a tmpfs (only then is its growth this job's own)."""
+    best, fstype = "", None
+    real = os.path.realpath(path)
+    try:
+        with open("/proc/self/mounts") as handle:
+            for line in handle:
+                parts = line.split()
+                if len(parts) >= 3:
+                    mount = parts[1].replace("\\040", " ")
+                    if (real == mount or real.startswith(mount.rstrip("/") + "/")) and len(mount) >= len(best):
+                        best, fstype = mount, parts[2]
+    except OSError:
+        return False
+    return fstype == "tmpfs"
+
+
+class OutputDrain(threading.Thread):
+    """Reads a runner's stdout+stderr pipe; past `limit_bytes` it kills the
+    runner's tree. Keeps the last few KB to show the learner with an error."""
+
+    TAIL_BYTES = 2000
+
+    def __init__(self, fd, limit_bytes, on_exceeded):
+        super().__init__(daemon=True, name="hotpath-output")
+        self.fd = fd
+        self.limit_bytes = limit_bytes
+        self.on_exceeded = on_exceeded
+        self.total_bytes = 0
+        self.exceeded = False
+        self.tail = b""
+
+    def run(self):
+        try:
+            while True:
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    return
+                self.total_bytes += len(chunk)
+                self.tail = (self.tail + chunk)[-self.TAIL_BYTES:]
+                if self.total_bytes > self.limit_bytes and not self.exceeded:
+                    self.exceeded = True
+                    self.on_exceeded()
+        finally:
+            os.close(self.fd)
+
+    def tail_text(self):
+        return self.tail.decode("utf-8", "replace")

@@ -1,0 +1,227 @@
+"""Process facts and control through /proc and prctl (Linux only).
+
+The supervisor is a child subreaper, so every process the runners start,
+even one that double-forks or calls setsid, stays in the supervisor's tree.
+"Every other process in the sandbox" is therefore "every descendant of the
+supervisor"; that is also what keeps this safe to run outside a sandbox (in
+the tests) where /proc shows the whole machine.
+"""
+import ctypes
+import os
+import signal
+import time
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+STOPPED_STATES = frozenset("TtZX")
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def prctl(option, value):
+    return _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) == 0
+
+
+def set_dumpable(flag):
+    """Non-dumpable: same-uid processes can neither ptrace us nor open our /proc fds, mem or environ."""
+    return prctl(PR_SET_DUMPABLE, 1 if flag else 0)
+
+
+def become_subreaper():
+    return prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def die_with_parent():
+    return prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _read(path):
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def read_stat(pid):
+    """(state, ppid, own cpu seconds, reaped children's cpu seconds) or None when gone."""
+    try:
+        raw = _read(f"/proc/{pid}/stat")
+    except OSError:
+        return None
+    fields = raw[raw.rfind(b")") + 2:].split()
+    state = fields[0].decode("ascii", "replace")
+    ppid = int(fields[1])
+    own = (int(fields[11]) + int(fields[12])) / TICKS_PER_SECOND
+    children = (int(fields[13]) + int(fields[14])) / TICKS_PER_SECOND
+    return state, ppid, own, children
+
+
+def parent_map():
+    parents = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            facts = read_stat(entry.name)
+            if facts is not None:
+                parents[int(entry.name)] = facts[1]
+    return parents
+
+
+def _walk(root, parents):
+    children = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    found, frontier = [], [root]
+    while frontier:
+        pid = frontier.pop()
+        found.append(pid)
+        frontier.extend(children.get(pid, ()))
+    return found
+
+
+def descendants(root, parents=None):
+    parents = parent_map() if parents is None else parents
+    return _walk(root, parents)[1:]
+
+
+def subtree(root, parents=None):
+    """`root` and its descendants, but only if `root` is one of ours: a pid
+    that is not (any more) in our tree is never signalled, so a recycled pid
+    belonging to some other process is safe."""
+    parents = parent_map() if parents is None else parents
+    if root is None or root not in set(descendants(os.getpid(), parents)):
+        return []
+    return _walk(root, parents)
+
+
+def tree_cpu_seconds(root):
+    """CPU used so far by `root`'s tree, including children it has reaped."""
+    total = 0.0
+    for pid in subtree(root):
+        facts = read_stat(pid)
+        if facts is not None:
+            total += facts[2] + facts[3]
+    return total
+
+
+def rss_bytes(pid):
+    try:
+        return int(_read(f"/proc/{pid}/statm").split()[1]) * PAGE_SIZE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def tree_rss_bytes(pids):
+    return sum(rss_bytes(pid) for pid in pids)
+
+
+def peak_rss_bytes(pid):
+    """VmHWM: the process's peak resident set since start or the last reset."""
+    try:
+        for line in _read(f"/proc/{pid}/status").splitlines():
+            if line.startswith(b"VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def reset_peak_rss(pid):
+    """Writing 5 to clear_refs resets VmHWM to the current RSS (Linux >= 4.0)."""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w") as handle:
+            handle.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def send_signal(pids, signum):
+    for pid in pids:
+        try:
+            os.kill(pid, signum)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def wait_until_stopped(pids, timeout_s=0.5):
+    """SIGSTOP takes effect asynchronously; wait until the kernel shows it."""
+    deadline = time.monotonic() + timeout_s
+    pending = set(pids)
+    while pending and time.monotonic() < deadline:
+        for pid in list(pending):
+            facts = read_stat(pid)
+            if facts is None or facts[0] in STOPPED_STATES:
+                pending.discard(pid)
+        if pending:
+            time.sleep(0.0002)
+    return not pending
+
+
+def freeze_all_except(active_pid=None):
+    """SIGSTOP every descendant of this process outside `active_pid`'s tree.
+
+    Rescans until no new process appears (a process stopped mid-fork can
+    leave a child that the previous scan missed). Returns how many processes
+    the tree holds in total.
+    """
+    me = os.getpid()
+    signalled = set()
+    tree = []
+    for _ in range(64):
+        parents = parent_map()
+        tree = descendants(me, parents)
+        keep = set(subtree(active_pid, parents)) if active_pid else set()
+        targets = [pid for pid in tree if pid not in keep and pid not in signalled]
+        if not targets:
+            break
+        send_signal(targets, signal.SIGSTOP)
+        signalled.update(targets)
+    wait_until_stopped(signalled)
+    return len(tree)
+
+
+def resume_tree(root):
+    send_signal(subtree(root), signal.SIGCONT)
+
+
+def kill_tree(root):
+    """SIGKILL `root` and every descendant. Stopping them first means none can
+    fork a child that escapes the scan between listing and killing."""
+    signalled = set()
+    for _ in range(64):
+        targets = [pid for pid in subtree(root) if pid not in signalled]
+        if not targets:
+            break
+        send_signal(targets, signal.SIGSTOP)
+        signalled.update(targets)
+    send_signal(signalled, signal.SIGKILL)
+
+
+def kill_all_descendants():
+    me = os.getpid()
+    for _ in range(8):
+        pids = descendants(me)
+        if not pids:
+            break
+        send_signal(pids, signal.SIGKILL)
+        reap_zombies()
+        time.sleep(0.01)
+    reap_zombies()
+
+
+def reap_zombies():
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def signal_name(signum):
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"

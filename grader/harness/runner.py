@@ -1,0 +1,176 @@
+"""One side of the comparison: a process that loads reference.py or
+submission.py and calls its entry point when the supervisor says so.
+
+    python3 -I -B runner.py ROLE SOCKET_FD MODULE_PATH ENTRY_POINT TARGET MEMORY_LIMIT ALLOWED_IMPORTS_JSON
+
+Both sides run this same file, so both pay the same overhead per call. The
+supervisor trusts nothing the submission's runner says except the bytes of
+its (sealed) result: timing, memory and CPU figures are taken from outside.
+The reference runner is non-dumpable, so the submission cannot ptrace it or
+write its memory; it becomes dumpable only between "arm" and "call", while
+the supervisor holds every other process stopped, so the supervisor can reset
+its peak-RSS counter.
+"""
+import json
+import linecache
+import os
+import resource
+import socket
+import sys
+import traceback
+import types
+
+
+def _bootstrap_package():
+    """-I leaves the script's folder off sys.path; load the package by path."""
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["harness"] = package
+    spec.loader.exec_module(package)
+
+
+if __name__ == "__main__":
+    _bootstrap_package()
+    __package__ = "harness"
+
+from . import imports, ipc, procs  # noqa: E402
+
+MAX_TRACEBACK_LINES = 40
+MAX_TRACEBACK_CHARS = 8000
+DISPLAY_NAMES = {"submission": "solution.py", "reference": "reference.py"}
+
+
+class Runner:
+    def __init__(self, role, channel, module_path, entry_point, target, allowed_imports):
+        self.role = role
+        self.channel = channel
+        self.module_path = module_path
+        self.entry_point = entry_point
+        self.allowed_imports = allowed_imports
+        self.device = None
+        self.function = None
+        self.target = target
+
+    def serve(self):
+        try:
+            hardware = self.load()
+        except BaseException as exc:
+            self.channel.send({"op": "hello", "ok": False, "error": self.describe(exc)})
+            return
+        self.channel.send({"op": "hello", "ok": True, "hardware": hardware})
+        while True:
+            try:
+                message, fds = self.channel.receive()
+            except ipc.ChannelClosed:
+                return
+            op = message.get("op")
+            # Same syscall on both sides so the two code paths stay identical.
+            procs.set_dumpable(self.role != "reference" or op == "arm")
+            if op == "arm":
+                self.channel.send({"op": "armed"})
+            elif op == "call":
+                self.call(message, fds)
+            else:
+                ipc.close_fds(fds)
+                return
+
+    def load(self):
+        if self.target == "gpu":
+            from .gpu import Device
+
+            self.device = Device()
+        with open(self.module_path, encoding="utf-8") as handle:
+            source = handle.read()
+        code = compile(source, self.module_path, "exec", dont_inherit=True)
+        linecache.cache[self.module_path] = (len(source), None, source.splitlines(True), self.module_path)
+        module = types.ModuleType(self.role)
+        module.__file__ = self.module_path
+        if self.role == "submission":
+            module.__dict__["__builtins__"] = imports.guarded_builtins(self.allowed_imports)
+        sys.modules[self.role] = module
+        exec(code, module.__dict__)
+        function = module.__dict__.get(self.entry_point)
+        if not callable(function):
+            raise NameError(f"{DISPLAY_NAMES[self.role]} does not define a function named `{self.entry_point}`")
+        self.function = function
+        return self.device.name if self.device else "cpu"
+
+    def call(self, message, fds):
+        result = args = arena = None
+        result_fd = None
+        try:
+            buffer = ipc.Buffer()
+            if fds:
+                buffer = ipc.Buffer(ipc.map_shared(fds[0], int(message["size"]), writable=True))
+            ipc.close_fds(fds)
+            args = ipc.decode(message["args"], buffer)
+            del buffer
+            if self.device:
+                args = self.device.to_device(args)
+            result = self.function(*args)
+            if self.device:
+                result = self.device.to_host(result)
+            arena = ipc.Arena()
+            try:
+                value = ipc.encode(result, arena)
+            except ipc.Unsupported as exc:
+                arena = ipc.Arena()
+                value = {"t": "unsupported", "what": str(exc)[:300]}
+            result_fd = arena.write_memfd("hotpath-result", seal=True)
+            reply = {"op": "result", "ok": True, "value": value, "size": arena.size}
+        except BaseException as exc:
+            reply = {"op": "result", "ok": False, "error": self.describe(exc)}
+        # Freed inside the timed window, on both sides alike.
+        result = args = arena = None
+        if self.device:
+            self.device.release_pool()
+        self.channel.send(reply, [result_fd] if result_fd is not None else [])
+        if result_fd is not None:
+            os.close(result_fd)
+
+    def describe(self, exc):
+        """The exception with only the frames from the module's own file."""
+        display = DISPLAY_NAMES[self.role]
+        lines = ["Traceback (most recent call last):"]
+        for frame in traceback.extract_tb(exc.__traceback__):
+            if frame.filename == self.module_path:
+                lines.append(f'  File "{display}", line {frame.lineno}, in {frame.name}')
+                if frame.line:
+                    lines.append(f"    {frame.line.strip()}")
+        try:
+            summary = "".join(traceback.format_exception_only(type(exc), exc))
+        except BaseException:
+            summary = f"{type(exc).__name__}: (its message could not be shown)"
+        lines.extend(summary.rstrip().splitlines())
+        if len(lines) > MAX_TRACEBACK_LINES:
+            lines = lines[:3] + ["  ..."] + lines[-(MAX_TRACEBACK_LINES - 4):]
+        text = "\n".join(lines).replace(self.module_path, display)[:MAX_TRACEBACK_CHARS]
+        return {"type": type(exc).__name__[:100], "traceback": text}
+
+
+def _limit_resources(memory_limit_bytes, target):
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if target == "cpu" and memory_limit_bytes > 0:
+        # A backstop for allocations faster than the supervisor's sampler; the
+        # sampler enforces the real limit on resident memory.
+        data = 2 * memory_limit_bytes + (512 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_DATA, (data, data))
+        except (ValueError, OSError):
+            pass
+
+
+def main(argv):
+    role, sock_fd, module_path, entry_point, target, memory_limit, allowed_json = argv[1:8]
+    procs.die_with_parent()
+    procs.set_dumpable(role != "reference")
+    _limit_resources(int(memory_limit), target)
+    channel = ipc.Channel(socket.socket(fileno=int(sock_fd)))
+    Runner(role, channel, module_path, entry_point, target, json.loads(allowed_json)).serve()
+
+
+if __name__ == "__main__":
+    main(sys.argv)

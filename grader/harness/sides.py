@@ -1,0 +1,298 @@
+"""A runner process as the supervisor sees it, and the measured call.
+
+One call, identical for the reference and the submission:
+
+  1. every other process in the sandbox is stopped (SIGSTOP), this runner's
+     tree is continued and told to "arm" (no inputs yet, so nothing it could
+     do now would help it later);
+  2. its CPU time, resident memory and scratch usage are read and its peak-RSS
+     counter reset;
+  3. the clock starts, the "call" carrying the fresh inputs (a memfd) goes
+     out, the sealed result comes back, and the clock stops: serialising the
+     result happens inside the window;
+  4. everything is stopped again and CPU time and peak RSS are read.
+
+A runner is therefore stopped whenever it is not in its own call, so no
+thread or child of it can work in the background; any CPU time it gains
+between calls anyway counts as work outside the timed region.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import ipc, procs
+from .measure import OutputDrain, Sampler, scratch_used_bytes
+
+ARM_TIMEOUT_NS = 5_000_000_000
+NS = 1_000_000_000
+
+
+@dataclass
+class CallOutcome:
+    status: str  # ok | error | timeout | memory | output | died | protocol
+    seconds: float = 0.0
+    value: object = None
+    error: dict = field(default_factory=dict)
+    detail: str = ""
+    peak_tree_bytes: int = 0
+    base_tree_bytes: int = 0
+    input_bytes: int = 0
+    scratch_growth_bytes: int = 0
+    device_peak_bytes: int | None = None
+    device_base_bytes: int | None = None
+    cpu_seconds: float = 0.0
+    process_count: int = 0
+
+
+class Side:
+    def __init__(self, role, module_path, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False):
+        self.role = role
+        self.module_path = module_path
+        self.job = job
+        self.scratch = scratch
+        self.harness_dir = harness_dir
+        self.device_probe = device_probe
+        self.scratch_is_tmpfs = scratch_is_tmpfs
+        self.memory_limit_bytes = job.memory_limit_bytes
+        self.process = None
+        self.channel = None
+        self.drain = None
+        self.hardware = None
+        self.cpu_mark = None
+        self.outside_cpu_seconds = 0.0
+        self.load_sampler = None
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def start(self):
+        home = os.path.join(self.scratch, self.role)
+        os.makedirs(os.path.join(home, "numba-cache"), exist_ok=True)
+        env = dict(os.environ, HOME=home, TMPDIR=home, NUMBA_CACHE_DIR=os.path.join(home, "numba-cache"))
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        output_read, output_write = os.pipe()
+        command = [
+            sys.executable, "-I", "-B", os.path.join(self.harness_dir, "runner.py"), self.role,
+            str(theirs.fileno()), self.module_path, self.job.entry_point, self.job.target,
+            str(self.memory_limit_bytes), json.dumps(self.job.allowed_imports),
+        ]
+        try:
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=output_write, stderr=output_write,
+                pass_fds=(theirs.fileno(),), env=env, cwd=home, close_fds=True,
+            )
+        finally:
+            os.close(output_write)
+            theirs.close()
+        self.channel = ipc.Channel(ours)
+        self.drain = OutputDrain(output_read, self.job.output_limit_bytes, self.kill)
+        self.drain.start()
+        self.load_sampler = Sampler(self.pid, self.memory_limit_bytes)
+        self.load_sampler.start()
+
+    def wait_hello(self, deadline_ns):
+        """CallOutcome of loading the module (status ok carries the hardware name)."""
+        try:
+            message, fds = self.channel.receive(deadline_ns)
+            ipc.close_fds(fds)
+            if message.get("op") != "hello":
+                raise ipc.ProtocolError("expected hello")
+            if message.get("ok") is True:
+                self.hardware = str(message.get("hardware", "cpu"))[:200]
+                outcome = CallOutcome("ok", value=self.hardware)
+            else:
+                outcome = CallOutcome("error", error=_clean_error(message.get("error")))
+        except TimeoutError:
+            self.kill()
+            outcome = CallOutcome("timeout")
+        except ipc.ChannelClosed:
+            outcome = self._death()
+        except ipc.ProtocolError as exc:
+            self.kill()
+            outcome = CallOutcome("protocol", detail=str(exc))
+        finally:
+            self.load_sampler.finish()
+        if self.load_sampler.breached_bytes is not None:
+            return CallOutcome("memory", peak_tree_bytes=self.load_sampler.breached_bytes)
+        if self.drain.exceeded:
+            return CallOutcome("output")
+        return outcome
+
+    def call(self, bundle, budget_ns, deadline_ns):
+        """One measured call on `bundle` (an InputBundle). See the module docstring."""
+        process_count = procs.freeze_all_except(self.pid)
+        procs.resume_tree(self.pid)
+        try:
+            self.channel.send({"op": "arm"})
+            message, fds = self.channel.receive(time.perf_counter_ns() + ARM_TIMEOUT_NS)
+            ipc.close_fds(fds)
+            if message.get("op") != "armed":
+                raise ipc.ProtocolError("expected armed")
+        except (ipc.ProtocolError, TimeoutError, OSError) as exc:
+            self.kill()
+            return CallOutcome("protocol", detail=f"arm: {exc!r}")
+        except ipc.ChannelClosed:
+            return self._death()
+
+        cpu_before = procs.tree_cpu_seconds(self.pid)
+        if self.cpu_mark is not None:
+            self.outside_cpu_seconds += max(0.0, cpu_before - self.cpu_mark)
+        members = procs.subtree(self.pid)
+        procs.reset_peak_rss(self.pid)
+        base_own = procs.rss_bytes(self.pid)
+        base_tree = procs.tree_rss_bytes(members)
+        scratch_before = scratch_used_bytes(self.scratch) if self.scratch_is_tmpfs else None
+        device_before = self.device_probe.used_bytes() if self.device_probe else None
+        sampler = Sampler(self.pid, self.memory_limit_bytes, self.scratch if self.scratch_is_tmpfs else None, self.device_probe)
+        sampler.start()
+
+        outcome = CallOutcome("ok")
+        buffer = None
+        started = time.perf_counter_ns()
+        try:
+            self.channel.send({"op": "call", "args": bundle.meta, "size": bundle.size}, [bundle.fd] if bundle.fd is not None else [])
+            reply, fds = self.channel.receive(min(started + budget_ns, deadline_ns))
+            try:
+                buffer = _result_buffer(reply, fds)
+            finally:
+                ipc.close_fds(fds)
+            finished = time.perf_counter_ns()
+        except TimeoutError:
+            finished = time.perf_counter_ns()
+            self.kill()
+            outcome = CallOutcome("timeout")
+        except ipc.ChannelClosed:
+            finished = time.perf_counter_ns()
+            outcome = None
+        except (ipc.ProtocolError, OSError, ValueError) as exc:
+            finished = time.perf_counter_ns()
+            self.kill()
+            outcome = CallOutcome("protocol", detail=repr(exc)[:300])
+        finally:
+            sampler.finish()
+        procs.freeze_all_except(None)
+
+        if sampler.breached_bytes is not None:
+            return CallOutcome("memory", peak_tree_bytes=sampler.breached_bytes, seconds=(finished - started) / NS)
+        if self.drain.exceeded:
+            return CallOutcome("output")
+        if outcome is None:
+            return self._death()
+        if outcome.status != "ok":
+            outcome.seconds = (finished - started) / NS
+            return outcome
+
+        cpu_after = procs.tree_cpu_seconds(self.pid)
+        self.cpu_mark = cpu_after
+        peak_own = procs.peak_rss_bytes(self.pid)
+        outcome.seconds = (finished - started) / NS
+        outcome.cpu_seconds = cpu_after - cpu_before
+        outcome.base_tree_bytes = base_tree
+        outcome.peak_tree_bytes = max(sampler.peak_tree_bytes, peak_own + (base_tree - base_own))
+        outcome.input_bytes = bundle.size
+        outcome.process_count = process_count
+        if scratch_before is not None:
+            outcome.scratch_growth_bytes = max(0, sampler.peak_scratch_bytes - scratch_before)
+        if device_before is not None and sampler.peak_device_bytes is not None:
+            outcome.device_base_bytes = device_before
+            outcome.device_peak_bytes = sampler.peak_device_bytes
+        if reply.get("ok") is True:
+            try:
+                outcome.value = ipc.decode(reply.get("value"), buffer)
+            except ipc.ProtocolError as exc:
+                self.kill()
+                return CallOutcome("protocol", detail=str(exc))
+        else:
+            outcome.status = "error"
+            outcome.error = _clean_error(reply.get("error"))
+        return outcome
+
+    def _death(self):
+        """The runner closed its channel: find out why."""
+        try:
+            code = self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = self.process.wait()
+        if self.drain.exceeded:
+            return CallOutcome("output")
+        if code < 0:
+            return CallOutcome("died", detail=f"killed by signal {-code} ({procs.signal_name(-code)})")
+        return CallOutcome("died", detail=f"the process exited with code {code} before returning")
+
+    def kill(self):
+        if self.process is not None and self.process.returncode is None:
+            procs.kill_tree(self.pid)
+
+    def output_tail(self):
+        return self.drain.tail_text() if self.drain else ""
+
+
+def _result_buffer(reply, fds):
+    """Validates a result reply and maps its sealed memfd (before the clock stops)."""
+    if reply.get("op") != "result" or type(reply.get("ok")) is not bool:
+        raise ipc.ProtocolError("expected a result")
+    if not reply["ok"]:
+        if fds:
+            raise ipc.ProtocolError("unexpected descriptor")
+        return None
+    size = reply.get("size")
+    if type(size) is not int or size < 0 or size > ipc.MAX_ARRAY_BYTES:
+        raise ipc.ProtocolError("bad result size")
+    if size == 0:
+        if fds:
+            raise ipc.ProtocolError("unexpected descriptor")
+        return ipc.Buffer()
+    if len(fds) != 1:
+        raise ipc.ProtocolError("expected one result descriptor")
+    return ipc.Buffer.from_sealed_fd(fds[0], size)
+
+
+def _clean_error(error):
+    if not isinstance(error, dict):
+        return {"type": "Error", "traceback": ""}
+    return {
+        "type": str(error.get("type", "Error"))[:100],
+        "traceback": str(error.get("traceback", ""))[:8000],
+    }
+
+
+class InputBundle:
+    """One call's arguments in a fresh memfd, plus what is needed to tell
+    afterwards whether the runner changed them."""
+
+    def __init__(self, args):
+        arena = ipc.Arena()
+        items = []
+        self.regions = []  # (argument position, offset in the memfd, original array)
+        for position, value in enumerate(args):
+            first = len(arena.arrays)
+            items.append(ipc.encode(value, arena))
+            self.regions.extend((position, offset, array) for offset, array in arena.arrays[first:])
+        self.meta = {"t": "tuple", "items": items}
+        self.size = arena.size
+        self.fd = arena.write_memfd("hotpath-inputs", seal=False)
+
+    def modified_arguments(self):
+        """Positions (0-based) of arguments whose array bytes changed."""
+        if self.fd is None:
+            return []
+        view = ipc.map_shared(self.fd, self.size, writable=False)
+        changed = set()
+        for position, offset, original in self.regions:
+            now = view[offset:offset + original.nbytes]
+            if original.nbytes and not np.array_equal(now, original.reshape(-1).view(np.uint8)):
+                changed.add(position)
+        return sorted(changed)
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None

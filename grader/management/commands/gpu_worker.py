@@ -1,0 +1,60 @@
+"""Starts a Celery worker for the `gpu` queue, only where CuPy sees a CUDA device,
+and keeps a heartbeat in the cache so the site can tell learners whether a GPU
+worker is online."""
+import socket
+import threading
+
+from django.core.management.base import BaseCommand, CommandError
+
+from grader import services
+
+
+def detect_gpu():
+    """The first CUDA device's name, or raise CommandError saying why there is none."""
+    try:
+        import cupy
+    except ImportError:
+        raise CommandError("CuPy is not installed, so this machine cannot grade GPU exercises (pip install cupy-cuda12x).") from None
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:  # CUDARuntimeError when there is no driver or device
+        raise CommandError(f"CuPy sees no CUDA device ({exc}); not starting a GPU worker.") from None
+    if count < 1:
+        raise CommandError("CuPy sees no CUDA device; not starting a GPU worker.")
+    name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+class Heartbeat(threading.Thread):
+    def __init__(self, details):
+        super().__init__(name="gpu-heartbeat", daemon=True)
+        self.details = details
+        self.stopped = threading.Event()
+
+    def run(self):
+        while not self.stopped.is_set():
+            services.record_gpu_heartbeat(self.details)
+            self.stopped.wait(services.GPU_HEARTBEAT_INTERVAL_S)
+
+    def stop(self):
+        self.stopped.set()
+        services.clear_gpu_heartbeat()
+
+
+class Command(BaseCommand):
+    help = "Run a Celery worker on the gpu queue (only if CuPy sees a CUDA device)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--loglevel", default="INFO")
+
+    def handle(self, *args, **options):
+        gpu = detect_gpu()
+        self.stdout.write(f"GPU found: {gpu}. Starting the gpu worker.")
+        heartbeat = Heartbeat({"gpu": gpu, "host": socket.gethostname()})
+        heartbeat.start()
+        from interview_platform.celery import app
+
+        try:
+            app.worker_main(["worker", "-Q", "gpu", "--concurrency", "1", "-n", "gpu@%h", "--loglevel", options["loglevel"]])
+        finally:
+            heartbeat.stop()

@@ -1,0 +1,396 @@
+"""The Docker sandbox: one throwaway container per run (CPU, or GPU with CuPy).
+
+How the job gets in. The job files never touch the host's disk: write_file keeps
+them in memory, and run() packs them into a tar whose entries are root-owned and
+read-only (directories 0555, files 0444), then extracts it with the Engine's
+archive API into an anonymous volume at /job of the freshly created, not yet
+started container. The host only ever sends data in; it never reads a path back
+from the container, so nothing the submission writes can make the host follow a
+link. The same code works against a local or a remote engine and from inside
+the compose worker container (a bind mount would need host paths).
+
+(An archive cannot go into a read-only root filesystem, and a tmpfs only exists
+once the container runs, hence a volume. It is writable for the engine but not
+for uid 65534 inside, and it is removed with the container.)
+
+How the secret gets in. The harness runs as the same uid as the submission, so
+a secret in a file under /job would be readable by the submission unless the
+harness deleted it first, and /job is read-only to it. Instead the host attaches
+to the container's stdin before starting it and writes the secret line there;
+the harness consumes it before it starts any runner, and stdin is then closed.
+
+The container itself (see container_spec): no network, read-only root
+filesystem, a size-capped noexec tmpfs at /tmp as the only writable place, all
+capabilities dropped, no-new-privileges, uid/gid 65534, caps on pids, memory
+(swap included), CPUs and open files, RLIMIT_CPU/FSIZE/CORE, docker-init as
+pid 1 so every process dies with the run, and no log driver: output comes back
+through the attach stream, which the host caps. The host kills the container
+at the wall limit and removes it (with its volume) whatever happened.
+"""
+import io
+import logging
+import socket
+import tarfile
+import threading
+import time
+from pathlib import PurePosixPath
+
+import docker
+import requests
+from docker.types import DeviceRequest, LogConfig, Mount, Ulimit
+from docker.utils.socket import STDERR, STDOUT, frames_iter
+
+from grader.errors import PlatformError
+
+from .base import Sandbox, SandboxResult
+
+logger = logging.getLogger(__name__)
+
+SANDBOX_USER = "65534:65534"
+LABEL = "org.hotpath.sandbox"
+OPEN_FILES = 1024
+SHM_MAX_BYTES = 64 * 1024**2
+KILL_WAIT_S = 10.0
+#: docker-init (tini) exits with 128 + N when its child dies of signal N.
+SIGNAL_EXIT_BASE = 128
+SIGKILL = 9
+SIGXCPU = 24
+#: Socket timeout for ordinary Engine API calls; waits use their own.
+API_TIMEOUT_S = 60
+
+
+def _thread_count(limits):
+    return str(max(1, int(limits.cpus)))
+
+
+def sandbox_environment(limits, target):
+    """The container's whole environment: no host variable ever leaks in."""
+    env = {
+        "PATH": "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "NUMBA_CACHE_DIR": "/tmp/numba",
+    }
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        env[name] = _thread_count(limits)
+    if target == "gpu":
+        env["CUPY_CACHE_DIR"] = "/tmp/cupy"
+        env["NVIDIA_DRIVER_CAPABILITIES"] = "compute,utility"
+    return env
+
+
+def container_spec(limits, target, settings):
+    """Keyword arguments for `client.containers.create` (all but the command).
+
+    A pure function so every limit can be checked without an engine. /tmp is
+    noexec: Numba's JIT and CuPy's NVRTC compile in memory, and their caches are
+    data files, so nothing there ever needs to be executed."""
+    if target not in ("cpu", "gpu"):
+        raise ValueError(f"Unknown sandbox target {target!r}; expected 'cpu' or 'gpu'")
+    disk = int(limits.disk_bytes)
+    memory = int(limits.memory_bytes)
+    cpu_s = max(1, int(limits.cpu_time_s))
+    spec = {
+        "image": settings.SANDBOX_GPU_IMAGE if target == "gpu" else settings.SANDBOX_CPU_IMAGE,
+        "network_mode": "none",
+        "read_only": True,
+        "tmpfs": {"/tmp": f"rw,noexec,nosuid,nodev,size={disk},mode=1777"},
+        "mounts": [Mount(target=Sandbox.JOB_MOUNT, source=None, type="volume")],
+        "cap_drop": ["ALL"],
+        "security_opt": ["no-new-privileges"],
+        "user": SANDBOX_USER,
+        "pids_limit": int(limits.processes),
+        "mem_limit": memory,
+        "memswap_limit": memory,  # equal: no swap on top of the memory limit
+        "shm_size": min(SHM_MAX_BYTES, disk),
+        "nano_cpus": int(limits.cpus * 1e9),
+        "ulimits": [
+            Ulimit(name="nofile", soft=OPEN_FILES, hard=OPEN_FILES),
+            Ulimit(name="fsize", soft=disk, hard=disk),
+            Ulimit(name="core", soft=0, hard=0),
+            Ulimit(name="cpu", soft=cpu_s, hard=cpu_s + 1),  # SIGXCPU, then SIGKILL a second later
+        ],
+        "environment": sandbox_environment(limits, target),
+        "working_dir": "/tmp",
+        "hostname": "sandbox",
+        "ipc_mode": "private",
+        "init": True,
+        "auto_remove": False,  # removed explicitly, after its exit state has been read
+        "labels": {LABEL: "1", f"{LABEL}.target": target},
+        "log_config": LogConfig(type=LogConfig.types.NONE),  # output comes back only through the capped attach stream
+        # With detach=False, docker-py also sets StdinOnce: stdin closes when our attach stream does.
+        "stdin_open": True,
+        "detach": False,
+        "tty": False,
+    }
+    if target == "gpu":
+        spec["device_requests"] = [DeviceRequest(count=1, capabilities=[["gpu"]])]
+    return spec
+
+
+def _safe_parts(relative_path):
+    """The components of a job-relative path; refuses anything that could leave /job."""
+    text = str(relative_path)
+    if not text or "\0" in text or "\\" in text or text.startswith("/"):
+        raise ValueError(f"Not a safe relative job path: {text!r}")
+    parts = text.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise ValueError(f"Not a safe relative job path: {text!r}")
+    return tuple(parts)
+
+
+def job_archive(files):
+    """A tar of the job files: root-owned, directories 0555, files 0444."""
+    buffer = io.BytesIO()
+    directories = sorted({str(PurePosixPath(*parts[:i])) for parts in files for i in range(1, len(parts))})
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for name in directories:
+            info = tarfile.TarInfo(name)
+            info.type = tarfile.DIRTYPE
+            info.mode = 0o555
+            archive.addfile(info)
+        for parts, data in sorted(files.items()):
+            info = tarfile.TarInfo(str(PurePosixPath(*parts)))
+            info.size = len(data)
+            info.mode = 0o444
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def _decode_status(status_code):
+    """(exit_code, signal) from the container's exit status (docker-init's 128+N convention)."""
+    if status_code is None:
+        return None, None
+    if SIGNAL_EXIT_BASE < status_code <= SIGNAL_EXIT_BASE + 64:
+        return None, status_code - SIGNAL_EXIT_BASE
+    return status_code, None
+
+
+def _raw_socket(stream):
+    """The socket under docker-py's attach stream (a SocketIO over a unix socket, or a socket)."""
+    return getattr(stream, "_sock", stream)
+
+
+class _OutputReader(threading.Thread):
+    """Demultiplexes the attach stream into stdout and stderr, keeping at most
+    `cap` bytes of each. `finished` is set at end of stream or when a cap is passed."""
+
+    def __init__(self, stream, cap):
+        super().__init__(name="sandbox-output", daemon=True)
+        self.stream = stream
+        self.cap = cap
+        self.buffers = {STDOUT: bytearray(), STDERR: bytearray()}
+        self.output_exceeded = False
+        self.finished = threading.Event()
+
+    def run(self):
+        try:
+            for stream_id, chunk in frames_iter(self.stream, tty=False):
+                buffer = self.buffers.get(stream_id)
+                if buffer is None:
+                    continue
+                room = self.cap - len(buffer)
+                if len(chunk) > room:
+                    buffer += chunk[: max(room, 0)]
+                    self.output_exceeded = True
+                    return
+                buffer += chunk
+        except (OSError, ValueError):
+            pass  # the socket was closed under us: the run is over either way
+        finally:
+            self.finished.set()
+
+
+class DockerSandbox(Sandbox):
+    """See the module docstring. `client` is a docker.DockerClient (default: from
+    the environment, DOCKER_HOST and friends); `settings` supplies the images."""
+
+    def __init__(self, limits=None, target="cpu", client=None, settings=None):
+        super().__init__(limits, target)
+        self._client = client
+        self._owns_client = client is None
+        self._settings = settings
+        self._files = None
+        self._containers = []
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def _setup(self):
+        if self._settings is None:
+            from django.conf import settings
+
+            self._settings = settings
+        container_spec(self.limits, self.target, self._settings)  # fail early on a bad target
+        if self._client is None:
+            try:
+                self._client = docker.from_env(timeout=API_TIMEOUT_S)
+            except docker.errors.DockerException as exc:
+                raise PlatformError("sandbox.docker_unavailable", f"cannot reach the Docker engine: {exc}") from exc
+        self._files = {}
+
+    def _cleanup(self):
+        for container in list(self._containers):
+            self._remove(container)
+        self._containers = []
+        self._files = None
+        if self._owns_client and self._client is not None:
+            try:
+                self._client.close()
+            except Exception as exc:
+                logger.warning("closing the Docker client failed: %r", exc)
+            self._client = None
+
+    def _remove(self, container):
+        """Remove the container and its /job volume. Logged, never raised: cleanup must go on."""
+        try:
+            container.remove(force=True, v=True)
+        except docker.errors.NotFound:
+            pass
+        except Exception as exc:
+            logger.error("could not remove sandbox container %s: %r", getattr(container, "id", "?"), exc)
+            return
+        if container in self._containers:
+            self._containers.remove(container)
+
+    # -- job files -----------------------------------------------------------------
+
+    def write_file(self, relative_path, content):
+        if self._files is None:
+            raise RuntimeError("write_file needs an open sandbox (use it as a context manager)")
+        parts = _safe_parts(relative_path)
+        clashes = (
+            parts in self._files
+            or any(parts[:i] in self._files for i in range(1, len(parts)))  # a parent is a file
+            or any(existing[: len(parts)] == parts for existing in self._files)  # it is a directory
+        )
+        if clashes:
+            raise FileExistsError(f"job path already used: {relative_path}")
+        self._files[parts] = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+
+    # -- running -------------------------------------------------------------------
+
+    def run(self, command, stdin=b""):
+        if self._files is None:
+            raise RuntimeError("run needs an open sandbox (use it as a context manager)")
+        spec = container_spec(self.limits, self.target, self._settings)
+        container = self._create(spec, command)
+        try:
+            return self._run_container(container, stdin)
+        finally:
+            self._remove(container)
+
+    def _create(self, spec, command):
+        try:
+            container = self._client.containers.create(command=list(command), **spec)
+        except docker.errors.ImageNotFound as exc:
+            raise PlatformError(
+                "sandbox.image_missing",
+                f"sandbox image {spec['image']!r} is not on this engine; build it (docker compose build sandbox-{self.target})",
+            ) from exc
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            raise PlatformError("sandbox.create_failed", f"could not create the sandbox container: {exc}") from exc
+        self._containers.append(container)
+        return container
+
+    def _run_container(self, container, stdin):
+        try:
+            if not container.put_archive(self.JOB_MOUNT, job_archive(self._files)):
+                raise PlatformError("sandbox.job_copy_failed", "the engine refused the job archive")
+            stream = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            raise PlatformError("sandbox.start_failed", f"could not prepare the sandbox container: {exc}") from exc
+        reader = _OutputReader(stream, int(self.limits.output_bytes))
+        try:
+            try:
+                container.start()
+            except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+                raise PlatformError("sandbox.start_failed", f"could not start the sandbox container: {exc}") from exc
+            started = time.monotonic()
+            reader.start()
+            self._send_stdin(stream, stdin)
+            return self._supervise(container, reader, started)
+        finally:
+            try:
+                stream.close()
+                _raw_socket(stream).close()
+            except OSError:
+                pass
+            if reader.is_alive():
+                reader.join(KILL_WAIT_S)
+
+    @staticmethod
+    def _send_stdin(stream, data):
+        """Write the stdin bytes and close our write side, so the harness sees EOF after them."""
+        sock = _raw_socket(stream)
+        try:
+            if data:
+                sock.sendall(data)
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # the container is already gone; its exit status says why
+
+    def _supervise(self, container, reader, started):
+        deadline = started + self.limits.wall_time_s
+        timed_out = False
+        finished = reader.finished.wait(max(0.0, deadline - time.monotonic()))
+        if reader.output_exceeded:
+            self._kill(container)
+        elif not finished:
+            timed_out = True
+            self._kill(container)
+        status = self._wait(container, max(0.0, deadline - time.monotonic()) + KILL_WAIT_S)
+        if status is None:  # still running past the deadline (its streams closed early)
+            timed_out = True
+            self._kill(container)
+            status = self._wait(container, KILL_WAIT_S)
+        wall_s = time.monotonic() - started
+        reader.join(KILL_WAIT_S)
+        state = self._state(container)
+        exit_code, signal_number = _decode_status(status)
+        if status is None:
+            signal_number = SIGKILL
+        if signal_number == SIGXCPU:
+            timed_out = True
+        return SandboxResult(
+            exit_code=exit_code,
+            signal=signal_number,
+            timed_out=timed_out,
+            oom_killed=bool(state.get("OOMKilled")),
+            output_exceeded=reader.output_exceeded,
+            stdout=bytes(reader.buffers[STDOUT]),
+            stderr=bytes(reader.buffers[STDERR]),
+            wall_s=wall_s,
+            peak_memory_bytes=None,  # the engine does not keep a peak after exit; the harness measures its own
+            details={
+                "backend": "docker",
+                "sandbox_started": True,
+                "container_id": getattr(container, "id", None),
+                "image": self._settings.SANDBOX_GPU_IMAGE if self.target == "gpu" else self._settings.SANDBOX_CPU_IMAGE,
+                "engine_error": state.get("Error") or "",
+            },
+        )
+
+    @staticmethod
+    def _kill(container):
+        try:
+            container.kill()
+        except (docker.errors.NotFound, docker.errors.APIError):
+            pass  # already stopped (a 409 "is not running") or gone
+
+    @staticmethod
+    def _wait(container, timeout_s):
+        """The exit status, or None when the container is still running after `timeout_s`."""
+        try:
+            return int(container.wait(timeout=timeout_s)["StatusCode"])
+        except requests.exceptions.RequestException:
+            return None
+
+    @staticmethod
+    def _state(container):
+        try:
+            container.reload()
+            return dict(container.attrs.get("State") or {})
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            logger.warning("could not read the sandbox container's state: %r", exc)
+            return {}

@@ -1,0 +1,260 @@
+"""Submission lifecycle: create and queue, claim and grade, sweep the stuck.
+
+The Submission row is the truth. A worker claims a row with a conditional
+UPDATE (queued -> running), so the same task delivered twice grades once; it
+writes the report and the final state in one transaction and only then sends
+submission_graded, exactly once per row.
+"""
+import logging
+from datetime import timedelta
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from . import grading
+from .errors import PlatformError
+from .models import Purpose, Submission
+from .signals import submission_graded
+from .states import Status, Verdict
+
+logger = logging.getLogger(__name__)
+
+#: Celery limits for one grading task: above the longest sandbox run.
+TASK_SOFT_TIME_LIMIT_S = grading.MAX_SANDBOX_WALL_S + 60
+TASK_HARD_TIME_LIMIT_S = TASK_SOFT_TIME_LIMIT_S + 60
+#: A row 'running' for longer than this lost its worker; it may be claimed again.
+RECLAIM_RUNNING_AFTER_S = TASK_HARD_TIME_LIMIT_S + 60
+#: A row still queued after this may have lost its broker message: queue it again.
+REQUEUE_QUEUED_AFTER_S = 10 * 60
+#: Claims per row before the platform gives up and says so.
+MAX_ATTEMPTS = 3
+
+GPU_HEARTBEAT_KEY = "grader:gpu-worker-heartbeat"
+GPU_HEARTBEAT_INTERVAL_S = 20
+GPU_HEARTBEAT_TTL_S = 3 * GPU_HEARTBEAT_INTERVAL_S
+
+GAVE_UP_MESSAGE = (
+    "Hotpath tried to grade this submission {attempts} times and the grading machinery failed each time. "
+    "This is our problem, not your code's; please submit again later."
+)
+WEB_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK)
+
+
+# -- creating -------------------------------------------------------------------------
+
+
+def clean_code(code):
+    """The submitted code as text, or ValidationError with a message for the learner."""
+    if isinstance(code, (bytes, bytearray)):
+        try:
+            code = bytes(code).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValidationError("Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8") from None
+    if not isinstance(code, str):
+        raise ValidationError("Send the code as text.", code="not_text")
+    if "\x00" in code:
+        raise ValidationError("Your code contains a NUL character (\\x00); remove it and submit again.", code="nul")
+    size = len(code.encode("utf-8", errors="surrogatepass"))
+    if size > settings.SUBMISSION_MAX_BYTES:
+        raise ValidationError(
+            f"Your code is {size:,} bytes; the limit is {settings.SUBMISSION_MAX_BYTES:,} bytes.", code="too_large"
+        )
+    try:
+        code.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8") from None
+    if not code.strip():
+        raise ValidationError("Your code is empty.", code="empty")
+    return code
+
+
+def active_submission_count(user):
+    return Submission.objects.filter(user=user, status__in=Status.ACTIVE).count()
+
+
+def create_submission(user, exercise_version, code, purpose=Purpose.PRACTICE):
+    """Validate, save and queue a submission. Raises ValidationError (with a
+    message fit for the learner) for bad code or too much work in flight."""
+    code = clean_code(code)
+    limit = settings.SUBMISSION_MAX_QUEUED_PER_USER
+    with transaction.atomic():
+        active = active_submission_count(user)
+        if active >= limit:
+            raise ValidationError(
+                f"You already have {active} submission(s) waiting to be graded (the limit is {limit}). "
+                "Wait for one to finish, then submit again.",
+                code="too_many_queued",
+            )
+        submission = Submission.objects.create(user=user, exercise=exercise_version, code=code, purpose=purpose)
+        transaction.on_commit(lambda: enqueue(submission))
+    return submission
+
+
+def enqueue(submission):
+    from .tasks import grade_submission
+
+    grade_submission.apply_async(args=[submission.pk], queue=submission.queue)
+
+
+# -- grading ------------------------------------------------------------------------
+
+
+def grading_mode(purpose):
+    return "check" if purpose == Purpose.QUICK_CHECK else "full"
+
+
+def claim(submission_id):
+    """queued -> running (or a 'running' row whose worker vanished). Returns the
+    claimed row, or None when another worker has it or it is already done."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=RECLAIM_RUNNING_AFTER_S)
+    claimed = (
+        Submission.objects.filter(pk=submission_id)
+        .filter(Q(status=Status.QUEUED) | Q(status=Status.RUNNING, started_at__lt=stale))
+        .update(status=Status.RUNNING, attempts=F("attempts") + 1, started_at=now)
+    )
+    if not claimed:
+        return None
+    return Submission.objects.select_related("exercise__question", "user").get(pk=submission_id)
+
+
+def run_grading(submission_id, backend=None):
+    """Claim, grade and record one submission; safe to call twice. Re-raises
+    PlatformError (after putting the row back in the queue) so Celery retries,
+    until MAX_ATTEMPTS, when the row is closed as internal_error."""
+    submission = claim(submission_id)
+    if submission is None:
+        logger.info("submission %s is already claimed or graded; nothing to do", submission_id)
+        return None
+    try:
+        report = grading.grade(submission.exercise, submission.code, mode=grading_mode(submission.purpose), backend=backend)
+    except (PlatformError, SoftTimeLimitExceeded) as exc:
+        error = exc if isinstance(exc, PlatformError) else PlatformError("grading.soft_time_limit", "the task ran out of time")
+        logger.error("grading submission %s failed (attempt %s): %s", submission.pk, submission.attempts, error)
+        if submission.attempts >= MAX_ATTEMPTS:
+            return fail(submission, error)
+        release(submission, error)
+        raise error from exc
+    except Exception as exc:  # a bug on our side: do not retry it forever
+        logger.exception("grading submission %s crashed", submission.pk)
+        return fail(submission, PlatformError("grading.crashed", repr(exc)))
+    return finish(submission, report)
+
+
+def release(submission, error):
+    """running -> queued after a platform failure, keeping the error for staff."""
+    Submission.objects.filter(pk=submission.pk, status=Status.RUNNING, attempts=submission.attempts).update(
+        status=Status.QUEUED, platform_error=str(error)[:2000]
+    )
+
+
+def finish(submission, report):
+    """Write the report and the final state; send submission_graded if this
+    call is the one that closed the row."""
+    speedup_ci = report.get("speedup_ci") or [None, None]
+    fields = {
+        "status": Status.DONE,
+        "verdict": report["verdict"],
+        "message": report.get("message") or "",
+        "report": report,
+        "speedup": report.get("speedup"),
+        "speedup_ci_low": speedup_ci[0],
+        "speedup_ci_high": speedup_ci[1],
+        "peak_memory_bytes": report.get("peak_memory_bytes"),
+        "reference_peak_memory_bytes": report.get("reference_peak_memory_bytes"),
+        "hardware": report.get("hardware") or "",
+        "finished_at": timezone.now(),
+    }
+    return _close(submission, fields)
+
+
+def fail(submission, error):
+    """Close a row the platform could not grade, saying so honestly."""
+    message = GAVE_UP_MESSAGE.format(attempts=submission.attempts) if submission.attempts >= MAX_ATTEMPTS else PlatformError.PUBLIC_MESSAGE
+    fields = {
+        "status": Status.DONE,
+        "verdict": Verdict.INTERNAL_ERROR,
+        "message": message,
+        "report": None,
+        "platform_error": str(error)[:2000],
+        "finished_at": timezone.now(),
+    }
+    return _close(submission, fields)
+
+
+def _close(submission, fields):
+    with transaction.atomic():
+        closed = (
+            Submission.objects.filter(pk=submission.pk, attempts=submission.attempts)
+            .exclude(status=Status.DONE)
+            .update(**fields)
+        )
+    if not closed:
+        logger.warning("submission %s was closed by another worker; dropping this result", submission.pk)
+        return None
+    graded = Submission.objects.select_related("exercise__question", "user").get(pk=submission.pk)
+    submission_graded.send(sender=Submission, submission=graded)
+    return graded
+
+
+# -- housekeeping -------------------------------------------------------------------
+
+
+def sweep_stuck_submissions():
+    """Requeue rows whose task went missing; close those that ran out of attempts.
+    Returns counts, for logs and tests."""
+    now = timezone.now()
+    counts = {"requeued": 0, "failed": 0}
+    lost_worker = Submission.objects.filter(status=Status.RUNNING, started_at__lt=now - timedelta(seconds=RECLAIM_RUNNING_AFTER_S))
+    lost_message = Submission.objects.filter(status=Status.QUEUED, created_at__lt=now - timedelta(seconds=REQUEUE_QUEUED_AFTER_S))
+    gpu_online = gpu_worker_online()
+    for submission in (lost_worker | lost_message).select_related("exercise"):
+        if submission.attempts >= MAX_ATTEMPTS:
+            if fail(submission, PlatformError("grading.gave_up", f"stuck after {submission.attempts} attempts")):
+                counts["failed"] += 1
+            continue
+        if submission.queue == "gpu" and not gpu_online:
+            continue  # its message waits in the gpu queue; the page says no GPU worker is online
+        if submission.status == Status.RUNNING:
+            moved = Submission.objects.filter(pk=submission.pk, status=Status.RUNNING, attempts=submission.attempts).update(
+                status=Status.QUEUED, platform_error="the grading worker stopped mid-run"
+            )
+            if not moved:
+                continue
+        enqueue(submission)
+        counts["requeued"] += 1
+    if counts["requeued"] or counts["failed"]:
+        logger.warning("sweep: requeued %(requeued)s, failed %(failed)s stuck submission(s)", counts)
+    return counts
+
+
+def record_gpu_heartbeat(details):
+    cache.set(GPU_HEARTBEAT_KEY, {**details, "at": timezone.now().isoformat()}, timeout=GPU_HEARTBEAT_TTL_S)
+
+
+def clear_gpu_heartbeat():
+    cache.delete(GPU_HEARTBEAT_KEY)
+
+
+def gpu_worker_online():
+    return cache.get(GPU_HEARTBEAT_KEY) is not None
+
+
+def waiting_for_gpu(submission):
+    return submission.status == Status.QUEUED and submission.queue == "gpu" and not gpu_worker_online()
+
+
+def recent_submissions(user, question, limit=10):
+    """The user's latest submissions for any version of `question`."""
+    if not user.is_authenticated:
+        return Submission.objects.none()
+    return (
+        Submission.objects.filter(user=user, exercise__question=question)
+        .select_related("exercise")
+        .order_by("-created_at")[:limit]
+    )

@@ -1,0 +1,61 @@
+"""Template helpers for submission pages and the coding panel."""
+from django import template
+
+from grader import services
+from grader.grading import exercise_limits as clamped_limits
+
+register = template.Library()
+
+MISSING = "–"
+
+
+@register.simple_tag
+def recent_submissions(user, question, limit=10):
+    return services.recent_submissions(user, question, limit)
+
+
+@register.simple_tag
+def exercise_limits(exercise):
+    """The limits an exercise's submissions run under (defaults filled in)."""
+    return clamped_limits(exercise.spec)
+
+
+@register.filter
+def mib(value):
+    if value is None or value == "":
+        return MISSING
+    return f"{value / 1024**2:,.1f} MiB"
+
+
+@register.filter
+def seconds(value):
+    """A duration with a unit that keeps three significant digits readable."""
+    if value is None or value == "":
+        return MISSING
+    if value < 1e-3:
+        return f"{value * 1e6:.3g} µs"
+    if value < 1:
+        return f"{value * 1e3:.3g} ms"
+    return f"{value:.3g} s"
+
+
+@register.filter
+def times(value):
+    if value is None or value == "":
+        return MISSING
+    return f"{value:.3g}×"
+
+
+@register.filter
+def ratio(value, reference):
+    """value / reference, for "memory vs reference"."""
+    if not value or not reference:
+        return MISSING
+    return f"{value / reference:.2g}×"
+
+
+@register.filter
+def interval(pair):
+    if not pair or len(pair) != 2 or None in pair:
+        return MISSING
+    return f"{pair[0]:.3g}–{pair[1]:.3g}×"

@@ -1,0 +1,31 @@
+"""Author-side check of an exercise: its model solution must be accepted when
+graded against its reference, through the same sandbox and harness learners get.
+The question loader calls this before it publishes a new exercise version."""
+from dataclasses import dataclass
+
+from .errors import PlatformError
+from .grading import Exercise, grade
+from .states import Verdict
+
+
+@dataclass
+class ValidationResult:
+    ok: bool
+    message: str
+    report: dict | None
+
+
+def validate_exercise(spec, files, backend=None, slug=None):
+    """Grade files["solution.py"] against files["reference.py"]; ok only if accepted."""
+    missing = [name for name in ("reference.py", "inputs.py", "solution.py") if not files.get(name)]
+    if missing:
+        return ValidationResult(False, f"missing {', '.join(missing)}", None)
+    exercise = Exercise(slug=slug or spec.get("slug", "exercise"), spec=spec, files=files)
+    try:
+        report = grade(exercise, files["solution.py"], mode="full", backend=backend)
+    except PlatformError as exc:
+        return ValidationResult(False, f"the grader could not run it ({exc.error_id}: {exc.message})", None)
+    if report["verdict"] != Verdict.ACCEPTED:
+        detail = f"; failure: {report['failure']}" if report.get("failure") else ""
+        return ValidationResult(False, f"solution.py was graded {report['verdict']}: {report['message']}{detail}", report)
+    return ValidationResult(True, f"solution.py accepted (speedup {report.get('speedup')})", report)

@@ -1,0 +1,92 @@
+"""Submission pages: submit, the live submission page, its JSON status, my list."""
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_POST
+from django_ratelimit.core import is_ratelimited
+
+from questions.models import Kind, Question
+
+from . import services
+from .models import Purpose, Submission
+
+#: What a browser sends when the bytes it was given were not UTF-8: Django decodes
+#: form data leniently, turning each bad byte into U+FFFD.
+REPLACEMENT_CHARACTER = "\ufffd"
+
+
+def _visible_submission(request, pk):
+    """The submission if the user owns it or is staff; 404 otherwise, so others
+    cannot even learn that it exists."""
+    submission = get_object_or_404(Submission.objects.select_related("exercise__question", "user"), pk=pk)
+    if submission.user_id != request.user.pk and not request.user.is_staff:
+        raise Http404("No such submission")
+    return submission
+
+
+def _submission_context(submission):
+    return {
+        "submission": submission,
+        "question": submission.exercise.question,
+        "report": submission.report or {},
+        "waiting_for_gpu": services.waiting_for_gpu(submission),
+    }
+
+
+@require_POST
+@login_required
+def submit(request, slug):
+    question = get_object_or_404(Question.objects.live(), slug=slug, kind=Kind.CODING)
+    exercise = question.current_exercise()
+    if exercise is None:
+        raise Http404("This exercise has no published version")
+    code = request.POST.get("code", "")
+    purpose = Purpose.QUICK_CHECK if request.POST.get("purpose") == Purpose.QUICK_CHECK else Purpose.PRACTICE
+    error = None
+    if is_ratelimited(request, group="grader.submit", key="user", rate=settings.SUBMISSION_RATE, increment=True):
+        error, status = "You are submitting too quickly. Wait a minute, then try again; your code is kept below.", 429
+    elif REPLACEMENT_CHARACTER in code:
+        error, status = "Your code contains bytes that are not valid UTF-8 (shown as \ufffd). Fix them and submit again.", 400
+    else:
+        try:
+            submission = services.create_submission(request.user, exercise, code, purpose=purpose)
+        except ValidationError as exc:
+            error, status = " ".join(exc.messages), 400
+    if error:
+        context = {"question": question, "exercise": exercise, "code": code, "error": error}
+        return render(request, "grader/submit.html", context, status=status)
+    return redirect(submission)
+
+
+@login_required
+def detail(request, pk):
+    submission = _visible_submission(request, pk)
+    return render(request, "grader/detail.html", _submission_context(submission))
+
+
+@require_GET
+@login_required
+def status(request, pk):
+    submission = _visible_submission(request, pk)
+    context = _submission_context(submission)
+    data = {
+        "id": submission.pk,
+        "status": submission.status,
+        "status_label": submission.get_status_display(),
+        "is_final": submission.is_final,
+        "verdict": submission.verdict,
+        "verdict_label": submission.verdict_label,
+        "waiting_for_gpu": context["waiting_for_gpu"],
+    }
+    if submission.is_final:
+        data["report_html"] = render_to_string("grader/_report.html", context, request=request)
+    return JsonResponse(data)
+
+
+@login_required
+def submission_list(request):
+    submissions = Submission.objects.filter(user=request.user).select_related("exercise__question").order_by("-created_at")
+    return render(request, "grader/list.html", {"submissions": submissions[:100]})

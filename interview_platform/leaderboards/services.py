@@ -1,0 +1,399 @@
+"""Leaderboard rules, in one place: what counts, what "best" means, how points add up,
+and the queries every page runs.
+
+Only accepted PRACTICE submissions with a measured speedup count. Assessments, quick
+checks and author validation runs never reach a leaderboard.
+"""
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import transaction
+from django.db.models import Count, F, Q, Value, Window
+from django.db.models.functions import Floor, Ln, RowNumber
+from django.utils.text import slugify
+
+from grader.models import Purpose, Submission
+from grader.states import Status, Verdict
+from questions.models import DIFFICULTY_POINTS, Kind, Question
+
+from .models import CPU_HARDWARE, LeaderboardEntry, TopicScore, UserScore
+
+PAGE_SIZE = 50
+# Each exercise solved earns BASE_POINTS x its difficulty weight, plus one weight per
+# doubling of speedup over the reference, for at most MAX_DOUBLINGS doublings.
+BASE_POINTS = 10
+MAX_DOUBLINGS = 10
+# The standing chart groups speedups in bins of half a doubling (a factor of sqrt 2):
+# bin = floor(ln(speedup) * BIN_SCALE), computed the same way in SQL and in Python.
+BINS_PER_DOUBLING = 2
+BIN_SCALE = BINS_PER_DOUBLING / math.log(2)
+REBUILD_BATCH = 5000
+
+
+def is_rankable(submission):
+    return (
+        submission.purpose == Purpose.PRACTICE
+        and submission.status == Status.DONE
+        and submission.verdict == Verdict.ACCEPTED
+        and submission.speedup is not None
+        and submission.speedup > 0
+        and bool(submission.hardware)
+    )
+
+
+def ranking_key(speedup, peak_memory_bytes, when):
+    """Smaller is better: faster, then leaner (unknown memory counts as worst), then earlier."""
+    return (-speedup, math.inf if peak_memory_bytes is None else peak_memory_bytes, when)
+
+
+def speed_doublings(speedup):
+    if not speedup or speedup <= 1:
+        return 0
+    return min(MAX_DOUBLINGS, int(math.floor(math.log2(speedup))))
+
+
+def points_for(difficulty, speedup):
+    """Points depend only on the person's own result, so a total never drops because someone
+    else improved: it rewards solving harder exercises first and being faster second."""
+    return DIFFICULTY_POINTS[difficulty] * (BASE_POINTS + speed_doublings(speedup))
+
+
+# ---- Keeping the tables current -------------------------------------------------------
+
+
+def _entry_fields(submission):
+    return {
+        "submission": submission,
+        "speedup": submission.speedup,
+        "peak_memory_bytes": submission.peak_memory_bytes,
+        "achieved_at": submission.created_at,
+    }
+
+
+def record_submission(submission):
+    """Fold one graded submission into the tables; returns the person's entry or None.
+
+    Safe under concurrent workers: the person's UserScore row is locked first, so two
+    results for the same person are applied one after the other, and the unique
+    constraint on (user, question, hardware) turns a racing insert into an update."""
+    if not is_rankable(submission):
+        return None
+    question = Question.objects.only("id", "topic", "difficulty").get(pk=submission.exercise.question_id)
+    with transaction.atomic():
+        UserScore.objects.select_for_update().get_or_create(
+            user_id=submission.user_id, defaults={"reached_at": submission.created_at}
+        )
+        entry, created = LeaderboardEntry.objects.select_for_update().get_or_create(
+            user_id=submission.user_id,
+            question=question,
+            hardware=submission.hardware,
+            defaults=_entry_fields(submission),
+        )
+        if not created:
+            current = ranking_key(entry.speedup, entry.peak_memory_bytes, entry.achieved_at)
+            offered = ranking_key(submission.speedup, submission.peak_memory_bytes, submission.created_at)
+            if offered >= current:
+                return entry
+            for name, value in _entry_fields(submission).items():
+                setattr(entry, name, value)
+            entry.save()
+        refresh_scores(submission.user_id, topics=[question.topic])
+    return entry
+
+
+@dataclass
+class Totals:
+    points: int = 0
+    solved: int = 0
+    reached_at: datetime | None = None
+
+    def add(self, points, when):
+        self.points += points
+        self.solved += 1
+        self.reached_at = when if self.reached_at is None else max(self.reached_at, when)
+
+    def as_defaults(self):
+        return {"points": self.points, "solved": self.solved, "reached_at": self.reached_at}
+
+
+def summarise(entries):
+    """Totals from one person's entries (dicts with question_id, difficulty, topic, speedup,
+    peak_memory_bytes, achieved_at). Each exercise counts once, with its best hardware."""
+    best_per_question = {}
+    for entry in entries:
+        key = ranking_key(entry["speedup"], entry["peak_memory_bytes"], entry["achieved_at"])
+        held = best_per_question.get(entry["question_id"])
+        if held is None or key < held[0]:
+            best_per_question[entry["question_id"]] = (key, entry)
+    overall, by_topic = Totals(), {}
+    for _, entry in best_per_question.values():
+        points = points_for(entry["difficulty"], entry["speedup"])
+        overall.add(points, entry["achieved_at"])
+        by_topic.setdefault(entry["topic"], Totals()).add(points, entry["achieved_at"])
+    return overall, by_topic
+
+
+def _entry_summaries(entries):
+    """The fields summarise() reads, as dicts."""
+    return entries.values(
+        "user_id", "question_id", "speedup", "peak_memory_bytes", "achieved_at",
+        difficulty=F("question__difficulty"), topic=F("question__topic"),
+    )
+
+
+def refresh_scores(user_id, topics):
+    entries = _entry_summaries(LeaderboardEntry.objects.filter(user_id=user_id))
+    overall, by_topic = summarise(entries)
+    UserScore.objects.update_or_create(user_id=user_id, defaults=overall.as_defaults())
+    for topic in topics:
+        totals = by_topic.get(topic)
+        if totals is None:
+            TopicScore.objects.filter(user_id=user_id, topic=topic).delete()
+        else:
+            TopicScore.objects.update_or_create(user_id=user_id, topic=topic, defaults=totals.as_defaults())
+
+
+def best_submissions():
+    """Each person's best rankable submission per exercise and hardware, straight from Submission."""
+    return (
+        Submission.objects.filter(
+            purpose=Purpose.PRACTICE, status=Status.DONE, verdict=Verdict.ACCEPTED, speedup__gt=0
+        )
+        .exclude(hardware="")
+        .annotate(
+            position=Window(
+                RowNumber(),
+                partition_by=[F("user_id"), F("exercise__question_id"), F("hardware")],
+                order_by=[
+                    F("speedup").desc(),
+                    F("peak_memory_bytes").asc(nulls_last=True),
+                    F("created_at").asc(),
+                    F("id").asc(),
+                ],
+            )
+        )
+        .filter(position=1)
+        .values("id", "user_id", "exercise__question_id", "hardware", "speedup", "peak_memory_bytes", "created_at")
+    )
+
+
+def _in_batches(rows, size=REBUILD_BATCH):
+    batch = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+@transaction.atomic
+def rebuild():
+    """Recompute every table from the Submission rows; returns (entries, people)."""
+    TopicScore.objects.all().delete()
+    UserScore.objects.all().delete()
+    LeaderboardEntry.objects.all().delete()
+    entries = (
+        LeaderboardEntry(
+            submission_id=row["id"],
+            user_id=row["user_id"],
+            question_id=row["exercise__question_id"],
+            hardware=row["hardware"],
+            speedup=row["speedup"],
+            peak_memory_bytes=row["peak_memory_bytes"],
+            achieved_at=row["created_at"],
+        )
+        for row in best_submissions().iterator(chunk_size=REBUILD_BATCH)
+    )
+    entry_count = 0
+    for batch in _in_batches(entries):
+        LeaderboardEntry.objects.bulk_create(batch)
+        entry_count += len(batch)
+
+    people = 0
+    by_user = _entry_summaries(LeaderboardEntry.objects.order_by("user_id")).iterator(chunk_size=REBUILD_BATCH)
+    user_scores, topic_scores = [], []
+    for user_id, entries_of_user in _grouped(by_user, "user_id"):
+        overall, by_topic = summarise(entries_of_user)
+        user_scores.append(UserScore(user_id=user_id, **overall.as_defaults()))
+        topic_scores.extend(
+            TopicScore(user_id=user_id, topic=topic, **totals.as_defaults()) for topic, totals in by_topic.items()
+        )
+        people += 1
+        if len(user_scores) >= REBUILD_BATCH:
+            _flush_scores(user_scores, topic_scores)
+    _flush_scores(user_scores, topic_scores)
+    return entry_count, people
+
+
+def _grouped(rows, key):
+    current, group = None, []
+    for row in rows:
+        if group and row[key] != current:
+            yield current, group
+            group = []
+        current = row[key]
+        group.append(row)
+    if group:
+        yield current, group
+
+
+def _flush_scores(user_scores, topic_scores):
+    UserScore.objects.bulk_create(user_scores, batch_size=REBUILD_BATCH)
+    TopicScore.objects.bulk_create(topic_scores, batch_size=REBUILD_BATCH)
+    user_scores.clear()
+    topic_scores.clear()
+
+
+# ---- Reading the boards --------------------------------------------------------------
+
+
+def public_name(user):
+    """The opted-in display name, else 'Anonymous' (accounts.Profile owns the rule)."""
+    try:
+        return user.profile.public_name
+    except ObjectDoesNotExist:
+        return "Anonymous"
+
+
+def global_board():
+    return UserScore.objects.select_related("user__profile").order_by("-points", "reached_at", "user_id")
+
+
+def topic_board(topic):
+    return (
+        TopicScore.objects.filter(topic=topic)
+        .select_related("user__profile")
+        .order_by("-points", "reached_at", "user_id")
+    )
+
+
+def exercise_board(question, hardware):
+    return (
+        LeaderboardEntry.objects.filter(question=question, hardware=hardware)
+        .select_related("user__profile", "submission__exercise")
+        .order_by("-speedup", F("peak_memory_bytes").asc(nulls_last=True), "achieved_at", "id")
+    )
+
+
+def position_of_score(score):
+    """1-based place of a UserScore or TopicScore row on its board (same order as the board)."""
+    if isinstance(score, TopicScore):
+        board = TopicScore.objects.filter(topic=score.topic)
+    else:
+        board = UserScore.objects.all()
+    ahead = board.filter(
+        Q(points__gt=score.points)
+        | Q(points=score.points, reached_at__lt=score.reached_at)
+        | Q(points=score.points, reached_at=score.reached_at, user_id__lt=score.user_id)
+    )
+    return ahead.count() + 1
+
+
+def position_of_entry(entry):
+    board = LeaderboardEntry.objects.filter(question_id=entry.question_id, hardware=entry.hardware)
+    same_speed = Q(speedup=entry.speedup)
+    if entry.peak_memory_bytes is None:
+        leaner = Q(peak_memory_bytes__isnull=False)
+        same_memory = Q(peak_memory_bytes__isnull=True)
+    else:
+        leaner = Q(peak_memory_bytes__lt=entry.peak_memory_bytes)
+        same_memory = Q(peak_memory_bytes=entry.peak_memory_bytes)
+    ahead = board.filter(
+        Q(speedup__gt=entry.speedup)
+        | (same_speed & leaner)
+        | (same_speed & same_memory & Q(achieved_at__lt=entry.achieved_at))
+        | (same_speed & same_memory & Q(achieved_at=entry.achieved_at, id__lt=entry.id))
+    )
+    return ahead.count() + 1
+
+
+def exercises():
+    """Coding questions, for the board index (retired ones keep their board)."""
+    return Question.objects.filter(kind=Kind.CODING).only("slug", "title", "topic", "difficulty").order_by("topic", "title")
+
+
+def topics():
+    """(slug, topic) for every topic that has coding exercises, by name."""
+    names = Question.objects.filter(kind=Kind.CODING).values_list("topic", flat=True).distinct().order_by("topic")
+    return [(slugify(name), name) for name in names]
+
+
+def topic_for_slug(slug):
+    return dict(topics()).get(slug)
+
+
+def hardware_for(question):
+    """The hardware that has results for this exercise: the CPU sandbox first, then GPU models by name."""
+    found = set(LeaderboardEntry.objects.filter(question=question).values_list("hardware", flat=True).distinct())
+    return sorted(found, key=lambda hardware: (hardware != CPU_HARDWARE, hardware))
+
+
+# ---- "Faster than N%" ----------------------------------------------------------------
+
+
+def speedup_bin(speedup):
+    return math.floor(math.log(speedup) * BIN_SCALE)
+
+
+def _bin_edge(index):
+    return 2 ** (index / BINS_PER_DOUBLING)
+
+
+def _format_speedup(value):
+    return f"{value:.3g}×"
+
+
+def distribution(question_id, hardware, highlight=None):
+    """Histogram of each person's best speedup on this board, in bins of half a doubling."""
+    counts = dict(
+        LeaderboardEntry.objects.filter(question_id=question_id, hardware=hardware)
+        .annotate(bin=Floor(Ln(F("speedup")) * Value(BIN_SCALE)))
+        .values_list("bin")
+        .annotate(n=Count("id"))
+        .values_list("bin", "n")
+    )
+    counts = {int(index): n for index, n in counts.items()}
+    highlighted = None if highlight is None else speedup_bin(highlight)
+    indexes = set(counts) | ({highlighted} if highlighted is not None else set())
+    if not indexes:
+        return []
+    bins = []
+    for index in range(min(indexes), max(indexes) + 1):
+        low, high = _bin_edge(index), _bin_edge(index + 1)
+        bins.append(
+            {
+                "low": low,
+                "high": high,
+                "label": f"{_format_speedup(low)}–{_format_speedup(high)}",
+                "count": counts.get(index, 0),
+                "highlight": index == highlighted,
+            }
+        )
+    return bins
+
+
+def standing(submission):
+    """How a graded practice submission compares with everyone else's best on the same
+    exercise and hardware: {"faster_than_pct", "compared_with", "hardware", "distribution"}.
+    None when the submission is not on a leaderboard (not accepted, not practice...)."""
+    if not is_rankable(submission):
+        return None
+    question_id = submission.exercise.question_id
+    others = LeaderboardEntry.objects.filter(question_id=question_id, hardware=submission.hardware).exclude(
+        user_id=submission.user_id
+    )
+    tally = others.aggregate(total=Count("id"), slower=Count("id", filter=Q(speedup__lt=submission.speedup)))
+    pct = None
+    if tally["total"]:
+        # Rounded down: never claim more than was beaten.
+        pct = math.floor(100 * tally["slower"] / tally["total"])
+    return {
+        "faster_than_pct": pct,
+        "compared_with": tally["total"],
+        "hardware": submission.hardware,
+        "distribution": distribution(question_id, submission.hardware, highlight=submission.speedup),
+    }

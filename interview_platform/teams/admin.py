@@ -1,0 +1,79 @@
+from django.contrib import admin
+
+from .models import (
+    Answer,
+    Assessment,
+    AssessmentItem,
+    AuthoringEvent,
+    CandidateInvitation,
+    CandidateSession,
+    MemberInvitation,
+    Membership,
+    Organisation,
+)
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    raw_id_fields = ("user",)
+
+
+@admin.register(Organisation)
+class OrganisationAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "created_at")
+    search_fields = ("name", "slug")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [MembershipInline]
+
+
+@admin.register(MemberInvitation)
+class MemberInvitationAdmin(admin.ModelAdmin):
+    list_display = ("email", "organisation", "role", "created_at", "expires_at", "used_at")
+    list_filter = ("role",)
+    search_fields = ("email", "organisation__name")
+    # The token itself is never stored; its hash is of no use to a person.
+    exclude = ("token_hash",)
+    readonly_fields = ("used_at", "accepted_by")
+
+
+class AssessmentItemInline(admin.TabularInline):
+    model = AssessmentItem
+    extra = 0
+    raw_id_fields = ("question", "exercise_version")
+
+
+@admin.register(Assessment)
+class AssessmentAdmin(admin.ModelAdmin):
+    list_display = ("title", "organisation", "time_limit_minutes", "opens_at", "closes_at", "published_at")
+    list_filter = ("organisation",)
+    search_fields = ("title",)
+    inlines = [AssessmentItemInline]
+
+
+@admin.register(CandidateInvitation)
+class CandidateInvitationAdmin(admin.ModelAdmin):
+    list_display = ("email", "assessment", "created_at", "expires_at", "used_at", "extra_minutes")
+    search_fields = ("email", "assessment__title")
+    exclude = ("token_hash",)
+    readonly_fields = ("used_at",)
+
+
+@admin.register(CandidateSession)
+class CandidateSessionAdmin(admin.ModelAdmin):
+    list_display = ("invitation", "assessment", "started_at", "finished_at", "finish_reason")
+    list_filter = ("finish_reason",)
+    raw_id_fields = ("invitation", "candidate")
+
+
+@admin.register(Answer)
+class AnswerAdmin(admin.ModelAdmin):
+    list_display = ("session", "item", "numeric_correct", "reviewed_at", "updated_at")
+    raw_id_fields = ("session", "item", "reviewed_by")
+
+
+@admin.register(AuthoringEvent)
+class AuthoringEventAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "user", "question", "action", "exercise_version")
+    list_filter = ("action",)
+    readonly_fields = ("user", "question", "exercise_version", "action", "detail", "created_at")

@@ -1,0 +1,99 @@
+"""Staff pages for question authors: validate a coding exercise in the sandbox,
+save an edit as a new ExerciseVersion, export a question back to the bank.
+
+Authors are staff with the permission teams.author_questions (the "Authors"
+group, created by a data migration, grants it); they need not be superusers.
+An edit never mutates a version: submissions and reports stay tied to the
+version they were graded on. Files under questions/bank/ stay the source, so
+an edit made here should be exported, or the next load_bank puts the file back.
+"""
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from questions.models import Kind, Question
+
+from . import authoring_services
+from .authoring_services import AuthoringError
+from .forms import ExerciseEditForm
+
+AUTHOR_PERMISSION = "teams.author_questions"
+
+
+def author_required(view):
+    @wraps(view)
+    @login_required
+    def wrapper(request, *args, **kwargs):
+        if not (request.user.is_staff and request.user.has_perm(AUTHOR_PERMISSION)):
+            raise PermissionDenied("Authoring is for staff in the Authors group.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@author_required
+def index(request):
+    questions = Question.objects.live().order_by("kind", "topic", "title")
+    return render(request, "teams/authoring/index.html", {"questions": questions})
+
+
+@author_required
+def exercise(request, slug):
+    question = get_object_or_404(Question, slug=slug)
+    context = {
+        "question": question,
+        "versions": question.exercise_versions.all() if question.kind == Kind.CODING else [],
+        "current": question.current_exercise(),
+        "events": question.authoring_events.select_related("user", "exercise_version")[:20],
+    }
+    return render(request, "teams/authoring/exercise.html", context)
+
+
+@author_required
+@require_POST
+def validate(request, slug):
+    question = get_object_or_404(Question, slug=slug, kind=Kind.CODING)
+    version = question.current_exercise()
+    if version is None:
+        messages.error(request, "This exercise has no version to validate.")
+        return redirect("teams:authoring_exercise", slug)
+    result = authoring_services.validate_version(version, request.user)
+    if result.ok:
+        messages.success(request, "Validation passed: the model solution was accepted against the reference.")
+    else:
+        messages.error(request, f"Validation failed: {result.message}")
+    return redirect("teams:authoring_exercise", slug)
+
+
+@author_required
+def edit(request, slug):
+    question = get_object_or_404(Question, slug=slug, kind=Kind.CODING)
+    current = question.current_exercise()
+    form = ExerciseEditForm(request.POST or None, initial=ExerciseEditForm.initial_for(current))
+    validation = None
+    if request.method == "POST" and form.is_valid():
+        spec, files = form.cleaned_data["spec"], form.files_dict()
+        try:
+            if "save" in request.POST:
+                version = authoring_services.create_version(question, spec, files, request.user)
+                messages.success(request, f"Saved as version {version.number}. Export it to the bank to keep the files the source.")
+                return redirect("teams:authoring_exercise", slug)
+            validation = authoring_services.validate_draft(spec, files)
+        except AuthoringError as error:
+            messages.error(request, error.message)
+    context = {"question": question, "current": current, "form": form, "validation": validation}
+    return render(request, "teams/authoring/edit.html", context)
+
+
+@author_required
+@require_POST
+def export(request, slug):
+    question = get_object_or_404(Question, slug=slug)
+    path = authoring_services.export_to_bank(question, request.user)
+    messages.success(request, f"Exported to questions/bank/{path}.")
+    return redirect("teams:authoring_exercise", slug)
+

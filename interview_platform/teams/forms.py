@@ -1,0 +1,174 @@
+import yaml
+from django import forms
+from django.core.validators import validate_email
+
+from questions import loader
+from questions.models import Kind, Question
+
+from .models import Assessment, Role
+from .services import MAX_EXTRA_MINUTES
+
+DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+MAX_CANDIDATES_PER_INVITE = 50
+CODE_ATTRS = {"rows": 16, "spellcheck": "false", "class": "code-input"}
+
+
+class OrganisationForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Organisation name")
+
+
+class MemberInviteForm(forms.Form):
+    email = forms.EmailField(label="E-mail address")
+    role = forms.ChoiceField(
+        choices=Role.choices,
+        initial=Role.REVIEWER,
+        help_text="Owners manage members and assessments; reviewers read reports and score answers.",
+    )
+
+
+class AssessmentForm(forms.ModelForm):
+    class Meta:
+        model = Assessment
+        fields = ("title", "instructions", "time_limit_minutes", "opens_at", "closes_at")
+        labels = {"time_limit_minutes": "Time limit (minutes)"}
+        widgets = {"opens_at": DATETIME_WIDGET, "closes_at": DATETIME_WIDGET}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["time_limit_minutes"].min_value = 1
+        self.fields["time_limit_minutes"].max_value = 24 * 60
+        self.fields["time_limit_minutes"].widget.attrs.update(min=1, max=24 * 60)
+        if self.instance.is_published:
+            # Every candidate gets the same time: it is frozen once candidates can be invited.
+            self.fields["time_limit_minutes"].disabled = True
+            self.fields["time_limit_minutes"].help_text = "Fixed once published. Grant extra time per candidate instead."
+
+    def clean(self):
+        cleaned = super().clean()
+        opens_at, closes_at = cleaned.get("opens_at"), cleaned.get("closes_at")
+        if opens_at and closes_at and closes_at <= opens_at:
+            self.add_error("closes_at", "The window must close after it opens.")
+        return cleaned
+
+
+class AddQuestionForm(forms.Form):
+    question = forms.ModelChoiceField(
+        queryset=Question.objects.live().order_by("kind", "topic", "title"),
+        label="Question from the bank",
+        empty_label="Choose a question…",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["question"].label_from_instance = (
+            lambda q: f"[{q.get_kind_display()}] {q.title} ({q.get_difficulty_display()})"
+        )
+
+
+class CandidateInviteForm(forms.Form):
+    emails = forms.CharField(
+        label="Candidate e-mail addresses",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One per line or separated by commas. Each gets a single-use link that expires when the window closes.",
+    )
+
+    def clean_emails(self):
+        raw = self.cleaned_data["emails"].replace(",", "\n").replace(";", "\n")
+        emails = list(dict.fromkeys(line.strip().lower() for line in raw.splitlines() if line.strip()))
+        if not emails:
+            raise forms.ValidationError("Enter at least one e-mail address.")
+        if len(emails) > MAX_CANDIDATES_PER_INVITE:
+            raise forms.ValidationError(f"Invite at most {MAX_CANDIDATES_PER_INVITE} candidates at a time.")
+        invalid = []
+        for email in emails:
+            try:
+                validate_email(email)
+            except forms.ValidationError:
+                invalid.append(email)
+        if invalid:
+            raise forms.ValidationError(f"Not valid e-mail addresses: {', '.join(invalid)}")
+        return emails
+
+
+class ExtraTimeForm(forms.Form):
+    minutes = forms.IntegerField(label="Extra minutes", min_value=1, max_value=MAX_EXTRA_MINUTES)
+
+
+class ReviewForm(forms.Form):
+    """The reviewer ticks the rubric points a concept answer covers."""
+
+    points = forms.TypedMultipleChoiceField(
+        coerce=int, required=False, widget=forms.CheckboxSelectMultiple, label="Rubric points covered"
+    )
+
+    def __init__(self, rubric, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["points"].choices = list(enumerate(rubric))
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label="Your code",
+        strip=False,
+        widget=forms.Textarea(attrs={**CODE_ATTRS, "rows": 22}),
+    )
+
+    def clean_code(self):
+        return _unix_newlines(self.cleaned_data["code"])
+
+
+def _unix_newlines(text):
+    # Browsers send textarea content with CRLF; the bank and its hashes use LF.
+    return text.replace("\r\n", "\n")
+
+
+class ExerciseEditForm(forms.Form):
+    """An edit of a coding exercise: its spec (front-matter keys, YAML) and its code files."""
+
+    spec = forms.CharField(
+        label="Exercise spec (YAML)",
+        widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false", "class": "code-input"}),
+        help_text="The coding keys of question.md's front matter: target, entry_point, sizes, tolerance, limits, allowed_imports…",
+    )
+    reference = forms.CharField(label="reference.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
+    starter = forms.CharField(label="starter.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
+    inputs = forms.CharField(label="inputs.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
+    solution = forms.CharField(label="solution.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
+    check = forms.CharField(
+        label="check.py (optional)", strip=False, required=False, widget=forms.Textarea(attrs=CODE_ATTRS)
+    )
+
+    FILES = {"reference": "reference.py", "starter": "starter.py", "inputs": "inputs.py", "solution": "solution.py", "check": "check.py"}
+
+    @classmethod
+    def initial_for(cls, version):
+        if version is None:
+            return {}
+        initial = {"spec": yaml.safe_dump(version.spec, sort_keys=False, default_flow_style=None)}
+        for field_name, file_name in cls.FILES.items():
+            initial[field_name] = getattr(version, loader.EXERCISE_FILES[file_name])
+        return initial
+
+    def clean_spec(self):
+        try:
+            meta = yaml.safe_load(self.cleaned_data["spec"])
+        except yaml.YAMLError as error:
+            raise forms.ValidationError(f"Not valid YAML: {' '.join(str(error).split())}") from None
+        if not isinstance(meta, dict):
+            raise forms.ValidationError("The spec must be a mapping of keys, as in question.md's front matter.")
+        unknown = sorted(set(meta) - set(loader.KIND_KEYS[Kind.CODING]))
+        if unknown:
+            raise forms.ValidationError(f"Unknown key(s): {', '.join(unknown)}.")
+        reasons = []
+        spec = loader.coding_spec(meta, reasons)
+        if reasons:
+            raise forms.ValidationError(reasons)
+        return spec
+
+    def files_dict(self):
+        files = {}
+        for field_name, file_name in self.FILES.items():
+            text = _unix_newlines(self.cleaned_data[field_name])
+            if text or file_name not in loader.OPTIONAL_EXERCISE_FILES:
+                files[file_name] = text
+        return files

@@ -1,0 +1,228 @@
+"""Reports for hiring teams: per candidate, per question, across candidates.
+
+Scores are 0..1 per question, weighted by the question's difficulty points in
+the total:
+- numeric: 1 when the saved value is within tolerance (checked on save);
+- concept: the share of rubric points a reviewer ticked (pending until reviewed;
+  an empty answer scores 0 without review);
+- coding: 1 when any submission was accepted (pending while one is grading).
+The coding figures shown (speedup and its CI, peak memory) come from the best
+accepted submission (highest speedup), else the last one.
+"""
+import csv
+import difflib
+from dataclasses import dataclass, field
+
+from grader.states import Verdict
+from questions.models import Kind
+
+from .models import Answer, SessionSubmission
+from .services import finalise_if_expired
+from .similarity import similarity_flags
+
+
+@dataclass
+class TimelineEntry:
+    submission: object
+    diff_lines: list  # [(css class, line)] from the previous submission; empty for the first
+
+
+@dataclass
+class ItemResult:
+    item: object
+    answer: Answer | None = None
+    submissions: list = field(default_factory=list)
+    score: float | None = None  # None: pending (review or grading)
+
+    @property
+    def question(self):
+        return self.item.question
+
+    @property
+    def kind(self):
+        return self.item.question.kind
+
+    @property
+    def best_submission(self):
+        accepted = [s for s in self.submissions if s.verdict == Verdict.ACCEPTED]
+        if accepted:
+            return max(accepted, key=lambda s: (s.speedup or 0.0, s.created_at))
+        return self.submissions[-1] if self.submissions else None
+
+    @property
+    def last_submission(self):
+        return self.submissions[-1] if self.submissions else None
+
+    @property
+    def memory_ratio(self):
+        best = self.best_submission
+        if best and best.peak_memory_bytes and best.reference_peak_memory_bytes:
+            return best.peak_memory_bytes / best.reference_peak_memory_bytes
+        return None
+
+    @property
+    def is_pending(self):
+        return self.score is None
+
+    @property
+    def status_label(self):
+        if self.kind == Kind.CODING:
+            best = self.best_submission
+            if best is None:
+                return "No submission"
+            return best.verdict_label if best.is_final else "Grading"
+        if self.answer is None or not (self.answer.text.strip() or self.answer.numeric_input):
+            return "No answer"
+        if self.kind == Kind.NUMERIC:
+            return {True: "Correct", False: "Incorrect", None: "Unreadable"}[self.answer.numeric_correct]
+        return "Reviewed" if self.answer.reviewed_at else "Awaiting review"
+
+    def timeline(self):
+        entries = []
+        previous = None
+        for submission in self.submissions:
+            entries.append(TimelineEntry(submission, code_diff(previous.code, submission.code) if previous else []))
+            previous = submission
+        return entries
+
+
+def _score(result):
+    if result.kind == Kind.CODING:
+        if any(s.verdict == Verdict.ACCEPTED for s in result.submissions):
+            return 1.0
+        if any(not s.is_final for s in result.submissions):
+            return None
+        return 0.0
+    answer = result.answer
+    if result.kind == Kind.NUMERIC:
+        return 1.0 if answer is not None and answer.numeric_correct else 0.0
+    if answer is None or not answer.text.strip():
+        return 0.0
+    if answer.reviewed_at is None:
+        return None
+    rubric = result.question.rubric
+    return len(answer.rubric_checked) / len(rubric) if rubric else 0.0
+
+
+@dataclass
+class CandidateReport:
+    session: object
+    results: list
+
+    @property
+    def total_points(self):
+        return sum(result.question.points for result in self.results)
+
+    @property
+    def score(self):
+        """0..1, weighted by difficulty points; pending items count as 0 until scored."""
+        if not self.total_points:
+            return 0.0
+        return sum((result.score or 0.0) * result.question.points for result in self.results) / self.total_points
+
+    @property
+    def pending_count(self):
+        return sum(1 for result in self.results if result.is_pending)
+
+    @property
+    def time_used(self):
+        return self.session.time_used()
+
+
+def code_diff(before, after):
+    """Unified diff lines tagged for display; the template escapes every line."""
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), "previous", "this", lineterm="", n=2)
+    tagged = []
+    for line in lines:
+        if line.startswith(("---", "+++")):
+            css = "diff-file"
+        elif line.startswith("@@"):
+            css = "diff-hunk"
+        elif line.startswith("+"):
+            css = "diff-add"
+        elif line.startswith("-"):
+            css = "diff-del"
+        else:
+            css = "diff-context"
+        tagged.append((css, line))
+    return tagged
+
+
+def candidate_report(session):
+    finalise_if_expired(session)
+    items = list(session.assessment.items.select_related("question", "exercise_version"))
+    answers = {answer.item_id: answer for answer in session.answers.all()}
+    submissions = {}
+    for link in SessionSubmission.objects.filter(session=session).select_related("submission").order_by(
+        "submission__created_at", "submission__pk"
+    ):
+        submissions.setdefault(link.item_id, []).append(link.submission)
+    results = []
+    for item in items:
+        result = ItemResult(item=item, answer=answers.get(item.pk), submissions=submissions.get(item.pk, []))
+        result.score = _score(result)
+        results.append(result)
+    return CandidateReport(session=session, results=results)
+
+
+def assessment_reports(assessment):
+    sessions = assessment.sessions.select_related("invitation", "candidate", "assessment").order_by("started_at")
+    return [candidate_report(session) for session in sessions]
+
+
+def assessment_similarity(assessment, reports):
+    """Flags pairs of candidates whose last code for the same question is near-identical."""
+    codes_by_item = {}
+    starters = {}
+    for report in reports:
+        for result in report.results:
+            if result.kind == Kind.CODING and result.last_submission:
+                codes_by_item.setdefault(result.item, {})[report.session] = result.last_submission.code
+                if result.item.exercise_version:
+                    starters[result.item] = result.item.exercise_version.starter_code
+    return similarity_flags(codes_by_item, starters)
+
+
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    """Keep spreadsheets from running a cell as a formula (CSV injection)."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+
+
+def _format_score(score):
+    return "" if score is None else f"{score:.2f}"
+
+
+def write_csv(assessment, reports, stream):
+    items = list(assessment.items.select_related("question"))
+    writer = csv.writer(stream)
+    header = ["email", "started_at", "finished_at", "finish_reason", "minutes_used", "score", "pending"]
+    for item in items:
+        header.append(f"q{item.number} {item.question.slug} score")
+        if item.is_coding:
+            header += [f"q{item.number} verdict", f"q{item.number} speedup", f"q{item.number} memory_vs_reference"]
+    writer.writerow([_cell(h) for h in header])
+    for report in reports:
+        session = report.session
+        row = [
+            session.invitation.email,
+            session.started_at.isoformat(),
+            session.finished_at.isoformat() if session.finished_at else "",
+            session.finish_reason,
+            f"{report.time_used.total_seconds() / 60:.1f}",
+            f"{report.score:.3f}",
+            report.pending_count,
+        ]
+        for result in report.results:
+            row.append(_format_score(result.score))
+            if result.item.is_coding:
+                best = result.best_submission
+                row += [
+                    best.verdict if best else "",
+                    f"{best.speedup:.3f}" if best and best.speedup is not None else "",
+                    f"{result.memory_ratio:.3f}" if result.memory_ratio is not None else "",
+                ]
+        writer.writerow([_cell(value) for value in row])

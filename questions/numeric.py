@@ -1,0 +1,123 @@
+"""Checking a candidate's number against a numeric question's answer.
+
+The candidate may type a bare number ("4294967296", read in the question's unit)
+or a number with a unit ("4 GiB", "3.2e9 bytes", "150 ms"). Physical units are
+converted with pint; a unit pint does not know ("copies", "comparisons") is a
+plain count, compared as a number.
+"""
+import functools
+import math
+import re
+from dataclasses import dataclass
+
+import pint
+
+NUMBER_WITH_UNIT = re.compile(
+    r"^\s*(?P<number>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<unit>.*?)\s*$"
+)
+EXAMPLES = "e.g. 4 GiB, 4294967296, 3.2e9 bytes or 150 ms"
+
+# How to name a kind of quantity in messages, by its pint base units.
+BASE_UNIT_WORDS = {
+    "": "a plain number",
+    "bit": "bytes",
+    "second": "seconds",
+    "bit / second": "bytes per second",
+    "1 / second": "a rate per second",
+    "meter": "metres",
+    "kilogram": "kilograms",
+    "kilogram * meter ** 2 / second ** 3": "watts",
+    "kilogram * meter ** 2 / second ** 2": "joules",
+    "radian": "an angle",
+}
+
+
+@functools.cache
+def unit_registry():
+    return pint.UnitRegistry()
+
+
+def physical_unit(unit):
+    """The pint Unit for `unit`, or None when it is a count word pint does not know."""
+    try:
+        return unit_registry().parse_units(unit)
+    except Exception:  # pint's parser raises undefined-unit, syntax and tokenizer errors of several types
+        return None
+
+
+def _base_units(unit):
+    return unit_registry().Quantity(1, unit).to_base_units().units
+
+
+def _describe(unit):
+    base = str(_base_units(unit))
+    return BASE_UNIT_WORDS.get(base, str(unit).replace("_", " "))
+
+
+def _count_word_matches(typed, unit):
+    """'31 copy' and '31 copies' both name the unit 'copies'."""
+    typed, unit = typed.strip().lower(), unit.strip().lower()
+    singular = unit[:-3] + "y" if unit.endswith("ies") else unit.removesuffix("s")
+    return typed in {unit, singular}
+
+
+@dataclass(frozen=True)
+class NumericCheck:
+    """`error` is set when the input could not be compared; otherwise `correct`
+    says whether `value` (converted to the question's unit) is within tolerance."""
+
+    error: str = ""
+    value: float | None = None
+    correct: bool = False
+
+    @property
+    def ok(self):
+        return not self.error
+
+
+def within_tolerance(value, expected, tolerance):
+    if expected == 0:
+        return abs(value) <= tolerance
+    return abs(value - expected) <= tolerance * abs(expected)
+
+
+def to_question_unit(raw, unit):
+    """Read `raw` as a value in `unit`. Returns (value, error message)."""
+    text = (raw or "").strip()
+    if not text:
+        return None, "Enter a number, with a unit if you like."
+    match = NUMBER_WITH_UNIT.match(text)
+    if not match:
+        return None, f"Could not read {text!r} as a number with an optional unit ({EXAMPLES})."
+    try:
+        number = float(match["number"].replace(",", "").replace("_", ""))
+    except ValueError:
+        return None, f"Could not read {match['number']!r} as a number ({EXAMPLES})."
+    if not math.isfinite(number):
+        return None, "Enter a finite number."
+    typed_unit = match["unit"]
+    if not typed_unit:
+        return number, ""
+
+    expected = physical_unit(unit)
+    if expected is None:
+        if _count_word_matches(typed_unit, unit):
+            return number, ""
+        return None, f"Expected a number of {unit}, got {typed_unit!r}."
+
+    given = physical_unit(typed_unit)
+    if given is None:
+        return None, f"Could not understand the unit {typed_unit!r} ({EXAMPLES})."
+    # pint treats bytes, radians and plain numbers all as dimensionless; comparing
+    # base units keeps "5 bytes" from converting to percent.
+    if _base_units(given) != _base_units(expected):
+        return None, f"Expected a value in {unit}, got {_describe(given)}."
+    registry = unit_registry()
+    return registry.Quantity(number, given).to(expected).magnitude, ""
+
+
+def check_numeric(raw, *, answer, unit, tolerance):
+    value, error = to_question_unit(raw, unit)
+    if error:
+        return NumericCheck(error=error)
+    return NumericCheck(value=value, correct=within_tolerance(value, answer, tolerance))

@@ -1,0 +1,250 @@
+"""What the question pages do: browsing with facets, drafts, attempts and the
+figures on the progress page. Views call these and only render."""
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Count, Q
+
+from grader.models import Purpose, Submission
+
+from .models import Attempt, Difficulty, Draft, Kind, Question
+from .numeric import check_numeric
+
+CONFIDENCE_LEVELS = (1, 2, 3, 4, 5)
+MAX_ANSWER_CHARS = 20_000
+RECENT_LIMIT = 20
+# Author validation runs are not practice.
+PRACTICE_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.ASSESSMENT)
+
+
+class AnswerTooLong(ValueError):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Browsing
+
+
+@dataclass(frozen=True)
+class FacetOption:
+    value: str
+    label: str
+    count: int
+    selected: bool
+
+
+@dataclass(frozen=True)
+class Facet:
+    name: str
+    label: str
+    options: list
+
+    @property
+    def selected(self):
+        return next((option for option in self.options if option.selected), None)
+
+
+@dataclass(frozen=True)
+class Browse:
+    questions: list
+    facets: list
+    query: str
+    filtered: bool
+
+
+FACETS = (("topic", "Topic"), ("difficulty", "Difficulty"), ("kind", "Kind"))
+FACET_LABELS = {"difficulty": dict(Difficulty.choices), "kind": dict(Kind.choices)}
+
+
+def with_practice_counts(questions):
+    """Annotate `practiced`: distinct users who practised each question (an
+    Attempt, or for coding a Submission on any of its exercise versions)."""
+    return questions.annotate(
+        attempt_users=Count("attempts__user", distinct=True),
+        submission_users=Count(
+            "exercise_versions__submissions__user",
+            filter=Q(exercise_versions__submissions__purpose__in=PRACTICE_PURPOSES),
+            distinct=True,
+        ),
+    )
+
+
+def practiced_count(question):
+    return question.submission_users if question.kind == Kind.CODING else question.attempt_users
+
+
+def _text_search(questions, query):
+    for word in query.split():
+        questions = questions.filter(Q(title__icontains=word) | Q(prompt__icontains=word) | Q(tags__icontains=word))
+    return questions
+
+
+def browse_questions(params):
+    """Live questions filtered by the GET params topic/difficulty/kind/q, with a
+    count for every facet value given the other filters."""
+    query = (params.get("q") or "").strip()
+    chosen = {name: params.get(name) or "" for name, _ in FACETS}
+    base = _text_search(Question.objects.live(), query)
+
+    facets = []
+    for name, label in FACETS:
+        others = base.filter(**{other: value for other, value in chosen.items() if value and other != name})
+        counts = dict(others.values_list(name).annotate(n=Count("id")).order_by())
+        values = sorted(counts) if name == "topic" else [value for value in FACET_LABELS[name] if value in counts]
+        if chosen[name] and chosen[name] not in values:
+            values.append(chosen[name])
+        labels = FACET_LABELS.get(name, {})
+        options = [
+            FacetOption(value=value, label=labels.get(value, value), count=counts.get(value, 0), selected=value == chosen[name])
+            for value in values
+        ]
+        facets.append(Facet(name=name, label=label, options=options))
+
+    questions = list(with_practice_counts(base.filter(**{k: v for k, v in chosen.items() if v})))
+    for question in questions:
+        question.practiced = practiced_count(question)
+    return Browse(questions=questions, facets=facets, query=query, filtered=bool(query or any(chosen.values())))
+
+
+# ---------------------------------------------------------------------------
+# Drafts and attempts
+
+
+def _checked_length(text):
+    text = text or ""
+    if len(text) > MAX_ANSWER_CHARS:
+        raise AnswerTooLong(f"Answers are limited to {MAX_ANSWER_CHARS:,} characters.")
+    return text
+
+
+def draft_text(user, question):
+    if not user.is_authenticated:
+        return ""
+    return Draft.objects.filter(user=user, question=question).values_list("text", flat=True).first() or ""
+
+
+def save_draft(user, question, text):
+    draft, _ = Draft.objects.update_or_create(user=user, question=question, defaults={"text": _checked_length(text)})
+    return draft
+
+
+@transaction.atomic
+def reveal_concept_answer(user, question, answer_text):
+    """The candidate commits to an answer: record the attempt (unscored until they
+    tick the rubric) and drop the draft."""
+    attempt = Attempt.objects.create(user=user, question=question, answer_text=_checked_length(answer_text))
+    Draft.objects.filter(user=user, question=question).delete()
+    return attempt
+
+
+def score_concept_attempt(attempt, checked_points, confidence):
+    """Score = rubric points ticked / rubric points. `checked_points` are indexes."""
+    total = len(attempt.question.rubric)
+    checked = sorted({index for index in checked_points if 0 <= index < total})
+    attempt.rubric_checked = checked
+    attempt.confidence = confidence
+    attempt.score = len(checked) / total if total else 0.0
+    attempt.save(update_fields=["rubric_checked", "confidence", "score"])
+    return attempt
+
+
+def answer_numeric(user, question, raw, confidence):
+    """Check a numeric answer. Returns (attempt, check); no attempt is recorded
+    when the input cannot be compared (check.error says why)."""
+    check = check_numeric(raw, answer=question.answer_value, unit=question.answer_unit, tolerance=question.tolerance)
+    if not check.ok:
+        return None, check
+    attempt = Attempt.objects.create(
+        user=user,
+        question=question,
+        numeric_input=raw.strip()[:100],
+        numeric_correct=check.correct,
+        confidence=confidence,
+        score=1.0 if check.correct else 0.0,
+    )
+    return attempt, check
+
+
+# ---------------------------------------------------------------------------
+# Progress
+
+
+@dataclass(frozen=True)
+class CalibrationLevel:
+    confidence: int
+    count: int
+    mean_score: float | None
+
+    @property
+    def expected_score(self):
+        """What a perfectly calibrated candidate would score at this confidence."""
+        return normalised_confidence(self.confidence)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    levels: list
+    error: float | None  # mean |confidence_normalised - score|; None with no scored attempts
+    count: int
+
+
+def normalised_confidence(confidence):
+    return (confidence - 1) / 4
+
+
+def calibration(pairs):
+    """Calibration from (confidence 1-5, score 0-1) pairs: mean score and count
+    per confidence level, and the mean absolute gap between normalised confidence
+    ((c-1)/4) and score."""
+    pairs = [(c, s) for c, s in pairs if c in CONFIDENCE_LEVELS and s is not None]
+    levels = []
+    for level in CONFIDENCE_LEVELS:
+        scores = [score for confidence, score in pairs if confidence == level]
+        levels.append(CalibrationLevel(level, len(scores), sum(scores) / len(scores) if scores else None))
+    error = sum(abs(normalised_confidence(c) - s) for c, s in pairs) / len(pairs) if pairs else None
+    return Calibration(levels=levels, error=error, count=len(pairs))
+
+
+def user_calibration(user):
+    scored = Attempt.objects.filter(user=user, confidence__isnull=False, score__isnull=False)
+    return calibration(scored.values_list("confidence", "score"))
+
+
+@dataclass(frozen=True)
+class TopicCoverage:
+    topic: str
+    practised: int
+    total: int
+
+    @property
+    def percent(self):
+        return round(100 * self.practised / self.total) if self.total else 0
+
+
+def practised_question_ids(user):
+    attempted = Attempt.objects.filter(user=user).values_list("question_id", flat=True)
+    submitted = Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES).values_list(
+        "exercise__question_id", flat=True
+    )
+    return set(attempted) | set(submitted)
+
+
+def coverage_by_topic(user):
+    practised = practised_question_ids(user)
+    totals = {}
+    for question_id, topic in Question.objects.live().values_list("id", "topic"):
+        done, total = totals.get(topic, (0, 0))
+        totals[topic] = (done + (question_id in practised), total + 1)
+    return [TopicCoverage(topic, done, total) for topic, (done, total) in sorted(totals.items())]
+
+
+def recent_attempts(user):
+    return Attempt.objects.filter(user=user).select_related("question")[:RECENT_LIMIT]
+
+
+def recent_submissions(user):
+    return (
+        Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES)
+        .select_related("exercise__question")
+        .order_by("-created_at")[:RECENT_LIMIT]
+    )

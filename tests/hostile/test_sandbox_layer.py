@@ -1,0 +1,106 @@
+"""The bubblewrap layer on its own: each escape probe runs as the sandbox's main
+program (no harness in between, no import allow-list to hide behind) and must
+find nothing; resource attacks must be stopped by the sandbox's own limits,
+with cgroups and in the rlimit fallback."""
+import json
+import shutil
+
+import pytest
+
+from grader.sandbox.base import Limits
+from grader.sandbox.bwrap import BwrapSandbox
+
+from .conftest import ESCAPED, attack_code, sandbox_processes
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+LIMITS = Limits(
+    wall_time_s=6, cpu_time_s=6, memory_bytes=384 * 1024**2, processes=32, output_bytes=64 * 1024, disk_bytes=16 * 1024**2
+)
+#: Runs the attack module and prints what its probe found.
+RUN_PROBE = "import json, runpy; ns = runpy.run_path('/job/attack.py'); print(json.dumps(ns.get('_FINDINGS')))"
+
+ESCAPE_PROBES = [
+    "escape_network_loopback",
+    "escape_network_any",
+    "escape_read_host_files",
+    "escape_environment_secrets",
+    "escape_proc_host_processes",
+    "escape_write_job_dir",
+    "escape_symlinks_planted",
+    "escape_read_process_memory",
+    "escape_inherited_fds",
+    "sandbox_root_writable",
+]
+
+
+def run_in_sandbox(name, command, limits=LIMITS, use_cgroups=True, stdin=b""):
+    with BwrapSandbox(limits, use_cgroups=use_cgroups) as sandbox:
+        sandbox.write_file("attack.py", attack_code(name))
+        return sandbox.run(command, stdin=stdin)
+
+
+@pytest.mark.parametrize("name", ESCAPE_PROBES)
+def test_escape_probe_finds_nothing(name, host_guard):
+    result = run_in_sandbox(name, ["python3", "-I", "-c", RUN_PROBE])
+    output = (result.stdout + result.stderr).decode("utf-8", "replace")
+    host_guard.assert_not_in(output, f"{name}'s output")
+    assert result.exit_code == 0, output[-2000:]
+    findings = json.loads(result.stdout.decode().strip().splitlines()[-1])
+    assert findings == [], f"{ESCAPED}: {findings}"
+
+
+def test_stdin_key_is_readable_only_by_the_first_reader(host_guard):
+    """The harness reads the key first; whatever it starts afterwards must not
+    inherit it. Here the probe itself is the first reader, so it sees it: this
+    proves the probe works and that the key travels only on stdin."""
+    result = run_in_sandbox("escape_inherited_fds", ["python3", "-I", "-c", RUN_PROBE], stdin=b"per-run-key\n")
+    assert b"per-run-key" in result.stdout
+
+
+@pytest.mark.parametrize("use_cgroups", [True, False], ids=["cgroups", "rlimits"])
+def test_fork_bomb_is_contained(use_cgroups, host_guard):
+    result = run_in_sandbox("exhaust_fork_bomb", ["python3", "-I", "/job/attack.py"], use_cgroups=use_cgroups)
+    assert result.exit_code != 0 or result.timed_out
+    assert result.wall_s < LIMITS.wall_time_s + 6
+
+
+@pytest.mark.parametrize("use_cgroups", [True, False], ids=["cgroups", "rlimits"])
+def test_memory_bomb_is_contained(use_cgroups, host_guard):
+    script = "import runpy; runpy.run_path('/job/attack.py')['transform'](None)"
+    result = run_in_sandbox("exhaust_memory_bomb", ["python3", "-I", "-c", script], use_cgroups=use_cgroups)
+    assert result.exit_code != 0
+    if use_cgroups:
+        assert result.oom_killed
+        assert result.peak_memory_bytes <= LIMITS.memory_bytes
+
+
+@pytest.mark.parametrize("use_cgroups", [True, False], ids=["cgroups", "rlimits"])
+def test_sandbox_root_is_not_an_uncapped_disk(use_cgroups, host_guard):
+    """Files written outside /tmp land in bubblewrap's private root tmpfs. With a
+    memory cgroup they are charged as memory; without one, only a read-only
+    root keeps them from growing past the disk cap into host RAM."""
+    script = "import runpy; print(runpy.run_path('/job/attack.py')['_written'])"
+    result = run_in_sandbox("exhaust_fill_sandbox_root", ["python3", "-I", "-c", script], use_cgroups=use_cgroups)
+    if result.exit_code == 0:
+        written = int(result.stdout.decode().split()[-1])
+        assert written <= LIMITS.disk_bytes, f"wrote {written >> 20} MiB outside /tmp, past the {LIMITS.disk_bytes >> 20} MiB cap"
+    else:
+        assert result.oom_killed or result.signal is not None
+
+
+def test_tmp_is_capped(host_guard):
+    script = "import runpy; print(runpy.run_path('/job/attack.py')['_written'])"
+    result = run_in_sandbox("exhaust_disk_fill", ["python3", "-I", "-c", script])
+    assert result.exit_code == 0, result.stderr[-1000:]
+    assert int(result.stdout.split()[-1]) <= LIMITS.disk_bytes
+
+
+def test_daemon_does_not_outlive_the_run(host_guard):
+    """The double-forked, SIGTERM-ignoring daemon is gone as soon as run() returns
+    (host_guard checks no sandbox process is left)."""
+    with BwrapSandbox(LIMITS) as sandbox:
+        sandbox.write_file("attack.py", attack_code("exhaust_daemon_survivor"))
+        result = sandbox.run(["python3", "-I", "/job/attack.py"])
+        assert result.exit_code == 0
+        assert not sandbox_processes(), "the daemon outlived run()"

@@ -1,0 +1,72 @@
+"""'Faster than N% of accepted submissions' and its distribution chart."""
+from django.template.loader import render_to_string
+
+from grader.models import Purpose
+from interview_platform.leaderboards import services
+
+
+def test_percentile_against_other_peoples_best(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    for index, speedup in enumerate([1.0, 2.0, 3.0, 8.0]):
+        make_submission(make_user(f"other{index}"), exercise, speedup=speedup)
+    me = make_user("me")
+    make_submission(me, exercise, speedup=100.0)  # my own best is not part of "others"
+    mine = make_submission(me, exercise, speedup=4.0)
+
+    result = services.standing(mine)
+    assert result["faster_than_pct"] == 75
+    assert result["compared_with"] == 4
+
+
+def test_percentile_is_rounded_down_and_per_hardware(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    make_submission(make_user("a"), exercise, speedup=1.0)
+    make_submission(make_user("b"), exercise, speedup=5.0)
+    make_submission(make_user("c"), exercise, speedup=6.0)
+    make_submission(make_user("gpu"), exercise, speedup=0.5, hardware="NVIDIA L4")
+    mine = make_submission(make_user("me"), exercise, speedup=2.0)
+
+    assert services.standing(mine)["faster_than_pct"] == 33  # 1 of 3, not rounded up to 34
+
+
+def test_first_solver_has_no_percentile(make_user, make_exercise, make_submission):
+    mine = make_submission(make_user("me"), make_exercise(), speedup=2.0)
+
+    result = services.standing(mine)
+    assert result["faster_than_pct"] is None
+    assert [bin["count"] for bin in result["distribution"]] == [1]
+    html = render_to_string("leaderboards/_standing.html", {"submission": mine})
+    assert "You are the first to solve this on CPU sandbox" in html
+
+
+def test_distribution_bins_log_speedups_and_marks_the_submission(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    for index, speedup in enumerate([1.0, 1.1, 2.05, 8.5]):
+        make_submission(make_user(f"other{index}"), exercise, speedup=speedup)
+    mine = make_submission(make_user("me"), exercise, speedup=2.1)
+
+    bins = services.standing(mine)["distribution"]
+    # Half-doubling bins from 1x up to the one holding 8.5x (8x..11.3x): seven bins, gaps filled with zeros.
+    assert [bin["count"] for bin in bins] == [2, 0, 2, 0, 0, 0, 1]
+    assert [bin["highlight"] for bin in bins].index(True) == 2
+    assert bins[0]["low"] == 1.0 and abs(bins[0]["high"] - 2 ** 0.5) < 1e-12
+    assert sum(bin["count"] for bin in bins) == 5
+
+
+def test_standing_partial_says_faster_than_and_carries_chart_data(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    make_submission(make_user("other"), exercise, speedup=1.5)
+    mine = make_submission(make_user("me"), exercise, speedup=3.0)
+
+    html = render_to_string("leaderboards/_standing.html", {"submission": mine})
+    assert "Faster than 100% of accepted submissions" in html
+    assert f'id="standing-data-{mine.pk}"' in html
+    assert f'data-standing-chart="standing-data-{mine.pk}"' in html
+    assert "vendor/chartjs/chart.umd.min.js" in html
+
+
+def test_standing_partial_is_empty_for_assessments(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    submission = make_submission(make_user("me"), exercise, speedup=3.0, purpose=Purpose.ASSESSMENT)
+
+    assert render_to_string("leaderboards/_standing.html", {"submission": submission}).strip() == ""

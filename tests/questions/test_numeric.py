@@ -1,0 +1,71 @@
+"""Numeric answers: units converted with pint, counts compared as plain numbers."""
+import pytest
+
+from questions.numeric import check_numeric, within_tolerance
+
+
+def check(raw, answer=4294967296, unit="bytes", tolerance=0.01):
+    return check_numeric(raw, answer=answer, unit=unit, tolerance=tolerance)
+
+
+@pytest.mark.parametrize("raw", ["4 GiB", "4294967296", "4,294,967,296 bytes", "4.294967296e9 B", "4096 MiB", "4.3e9"])
+def test_equivalent_values_are_correct(raw):
+    result = check(raw)
+    assert result.ok and result.correct, result
+
+
+def test_value_outside_tolerance_is_incorrect():
+    result = check("3.2e9 bytes")
+    assert result.ok and not result.correct
+    assert result.value == pytest.approx(3.2e9)
+
+
+def test_time_units_convert():
+    assert check("150 ms", answer=0.15, unit="s").correct
+    assert check("0.15", answer=150, unit="ms").correct is False
+    assert check("150000 us", answer=150, unit="ms").correct
+
+
+def test_rates_convert():
+    result = check("25 GB/s", answer=25e9, unit="bytes/s", tolerance=0.001)
+    assert result.correct
+
+
+def test_dimension_mismatch_is_explained():
+    result = check("150 ms")
+    assert not result.ok
+    assert result.error == "Expected a value in bytes, got seconds."
+
+
+def test_bytes_do_not_convert_to_dimensionless_units():
+    result = check("5 bytes", answer=50, unit="percent")
+    assert result.error == "Expected a value in percent, got bytes."
+
+
+@pytest.mark.parametrize("raw", ["banana", "four gigabytes", "4 GiB or so;", "1e400", ""])
+def test_garbage_gets_a_clear_message(raw):
+    result = check(raw)
+    assert not result.ok
+    assert result.error
+    assert result.value is None
+
+
+def test_unknown_unit_is_named():
+    assert check("4 bananas").error.startswith("Could not understand the unit 'bananas'")
+
+
+@pytest.mark.parametrize("raw", ["31", "31 copies", "31 copy", "31.2 Copies"])
+def test_count_units_compare_as_plain_numbers(raw):
+    assert check(raw, answer=31, unit="copies", tolerance=0.01).correct
+
+
+def test_count_units_reject_other_units():
+    result = check("31 bytes", answer=31, unit="copies")
+    assert result.error == "Expected a number of copies, got 'bytes'."
+
+
+def test_tolerance_is_relative():
+    assert within_tolerance(101, 100, 0.01)
+    assert not within_tolerance(101.5, 100, 0.01)
+    assert within_tolerance(-99.5, -100, 0.01)
+    assert within_tolerance(0, 0, 0.01)

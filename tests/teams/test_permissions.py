@@ -1,0 +1,134 @@
+"""Who reaches what: every teams URL against the owner and reviewer of
+organisation A, a member of organisation B, the candidate, another signed-in
+user, a staff author and an anonymous visitor.
+
+The table must name every URL in the teams namespace: a new URL without a row
+here fails test_matrix_covers_every_teams_url."""
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import get_resolver, reverse
+
+from interview_platform.teams import services
+from interview_platform.teams.models import Answer, MemberInvitation
+
+pytestmark = pytest.mark.django_db
+
+OK, FORBIDDEN, NOT_FOUND, LOGIN = "ok", 403, 404, "login"
+
+OWNER_ONLY = {"owner": OK, "reviewer": FORBIDDEN, "other_org": NOT_FOUND, "candidate": NOT_FOUND,
+              "outsider": NOT_FOUND, "author": NOT_FOUND, "anonymous": LOGIN}
+TEAM = {**OWNER_ONLY, "reviewer": OK}
+CANDIDATE = {"owner": NOT_FOUND, "reviewer": NOT_FOUND, "other_org": NOT_FOUND, "candidate": OK,
+             "outsider": NOT_FOUND, "author": NOT_FOUND, "anonymous": LOGIN}
+SIGNED_IN = {role: OK for role in ("owner", "reviewer", "other_org", "candidate", "outsider", "author")} | {"anonymous": LOGIN}
+AUTHOR = {"owner": FORBIDDEN, "reviewer": FORBIDDEN, "other_org": FORBIDDEN, "candidate": FORBIDDEN,
+          "outsider": FORBIDDEN, "author": OK, "anonymous": LOGIN}
+# The token in the link is the secret: anyone holding it sees the invitation page.
+TOKEN_PAGE = {role: OK for role in SIGNED_IN}
+
+# url name -> (method, how to build the args from the world, expectations)
+MATRIX = {
+    "index": ("get", lambda w: [], SIGNED_IN),
+    "create": ("get", lambda w: [], SIGNED_IN),
+    "join": ("get", lambda w: [w["member_token"]], TOKEN_PAGE),
+    "candidate_start": ("get", lambda w: [w["candidate_token"]], TOKEN_PAGE),
+    "organisation": ("get", lambda w: [w["org"]], TEAM),
+    "invite_member": ("post", lambda w: [w["org"]], OWNER_ONLY),
+    "remove_member": ("post", lambda w: [w["org"], w["reviewer_membership"]], OWNER_ONLY),
+    "assessment_create": ("get", lambda w: [w["org"]], OWNER_ONLY),
+    "assessment": ("get", lambda w: [w["org"], w["assessment"]], TEAM),
+    "assessment_edit": ("get", lambda w: [w["org"], w["assessment"]], OWNER_ONLY),
+    "add_question": ("post", lambda w: [w["org"], w["assessment"]], OWNER_ONLY),
+    "remove_item": ("post", lambda w: [w["org"], w["assessment"], w["item"]], OWNER_ONLY),
+    "move_item": ("post", lambda w: [w["org"], w["assessment"], w["item"]], OWNER_ONLY),
+    "publish": ("post", lambda w: [w["org"], w["assessment"]], OWNER_ONLY),
+    "invite_candidates": ("post", lambda w: [w["org"], w["assessment"]], OWNER_ONLY),
+    "report": ("get", lambda w: [w["org"], w["assessment"]], TEAM),
+    "report_csv": ("get", lambda w: [w["org"], w["assessment"]], TEAM),
+    "candidate_report": ("get", lambda w: [w["org"], w["session"]], TEAM),
+    "review_answer": ("post", lambda w: [w["org"], w["session"], w["answer"]], TEAM),
+    "extra_time": ("post", lambda w: [w["org"], w["invitation"]], OWNER_ONLY),
+    "take": ("get", lambda w: [w["session"]], CANDIDATE),
+    "take_question": ("get", lambda w: [w["session"], 1], CANDIDATE),
+    "save_answer": ("post", lambda w: [w["session"], 1], CANDIDATE),
+    "submit_code": ("post", lambda w: [w["session"], 3], CANDIDATE),
+    "submission_status": ("get", lambda w: [w["session"], 3], CANDIDATE),
+    "finish": ("post", lambda w: [w["session"]], CANDIDATE),
+    "done": ("get", lambda w: [w["session"]], CANDIDATE),
+    "authoring": ("get", lambda w: [], AUTHOR),
+    "authoring_exercise": ("get", lambda w: [w["slug"]], AUTHOR),
+    # The POST bodies are empty/invalid, so an allowed author gets a form back, never a sandbox run.
+    "authoring_validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
+    "authoring_edit": ("get", lambda w: [w["slug"]], AUTHOR),
+    "authoring_export": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
+}
+ROLES = ("owner", "reviewer", "other_org", "candidate", "outsider", "author", "anonymous")
+
+
+def teams_url_names():
+    resolver = get_resolver()
+    namespace_resolver = resolver.namespace_dict["teams"][1]
+    return {name for name in namespace_resolver.reverse_dict if isinstance(name, str)}
+
+
+def test_matrix_covers_every_teams_url():
+    assert teams_url_names() == set(MATRIX)
+
+
+@pytest.fixture
+def world(organisation, hiring_manager, reviewer, other_org_member, candidate, outsider, staff_author, session, items):
+    Group.objects.get(name="Authors").user_set.add(staff_author)
+    answer = Answer.objects.create(session=session, item=items[0], text="Geometric series")
+    member_tokens = []
+    services.invite_member(organisation, "new@example.com", "reviewer", hiring_manager, lambda t: member_tokens.append(t) or t)
+    candidate_tokens = []
+    services.invite_candidate(session.assessment, "fresh@example.com", hiring_manager, lambda t: candidate_tokens.append(t) or t)
+    return {
+        "users": {"owner": hiring_manager, "reviewer": reviewer, "other_org": other_org_member, "candidate": candidate,
+                  "outsider": outsider, "author": staff_author, "anonymous": None},
+        "org": organisation.slug,
+        "assessment": session.assessment.pk,
+        "item": items[0].pk,
+        "session": session.pk,
+        "invitation": session.invitation.pk,
+        "answer": answer.pk,
+        "reviewer_membership": reviewer.memberships.get().pk,
+        "member_token": member_tokens[0],
+        "candidate_token": candidate_tokens[0],
+        "slug": items[2].question.slug,
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_access(client, world, name, role):
+    method, args, expectations = MATRIX[name]
+    user = world["users"][role]
+    if user is not None:
+        client.force_login(user)
+    url = reverse(f"teams:{name}", args=args(world))
+    response = getattr(client, method)(url)
+    expected = expectations[role]
+    if expected == OK:
+        assert response.status_code in (200, 302), f"{role} should reach {name}, got {response.status_code}"
+        if response.status_code == 302:
+            assert "/accounts/login/" not in response["Location"]
+    elif expected == LOGIN:
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), (
+            f"anonymous should be sent to sign in for {name}, got {response.status_code}"
+        )
+    else:
+        assert response.status_code == expected, f"{role} on {name}: expected {expected}, got {response.status_code}"
+
+
+def test_other_organisation_cannot_see_the_assessment_in_listings(client, other_org_member, assessment):
+    client.force_login(other_org_member)
+    page = client.get(reverse("teams:index")).content.decode()
+    assert assessment.title not in page
+    assert assessment.organisation.name not in page
+
+
+def test_reviewer_cannot_invite_members(client, reviewer, organisation):
+    client.force_login(reviewer)
+    client.post(reverse("teams:invite_member", args=[organisation.slug]), {"email": "x@example.com", "role": "owner"})
+    assert not MemberInvitation.objects.filter(email="x@example.com").exists()
