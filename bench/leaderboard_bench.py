@@ -299,7 +299,9 @@ def main():
     timings = {}
     if not args.reuse:
         timings = seed(args)
+    load_before = os.getloadavg()[0]
     pages = time_pages(args.renders)
+    load_after = os.getloadavg()[0]
     table_counts = counts()
 
     print(f"\n{'page':<22} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'queries':>8}")
@@ -309,11 +311,16 @@ def main():
     print(", ".join(f"{name}: {value:,}" for name, value in table_counts.items()))
     for name, value in timings.items():
         print(f"{name}: {value:.1f}")
+    print(f"load average (1 min) before/after timing: {load_before:.1f}/{load_after:.1f} on {os.cpu_count()} CPUs")
+    if max(load_before, load_after) > os.cpu_count():
+        print("warning: the machine was busy with other work; these medians are inflated, run again when idle")
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({
         "database": urlsplit(args.database_url).path.lstrip("/"),
         "renders_per_page": args.renders,
+        "cpus": os.cpu_count(),
+        "load_average_1m": [round(load_before, 2), round(load_after, 2)],
         "target_ms": TARGET_MS,
         "counts": table_counts,
         "seed_timings_s": {name: round(value, 1) for name, value in timings.items()},

@@ -8,7 +8,6 @@ evidence for a verdict the host decides itself: time, memory or output limits,
 or "rejected" when the harness never reported.
 """
 import json
-import logging
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +19,6 @@ from .errors import PlatformError
 from .harness.protocol import parse_report
 from .sandbox import Limits, get_backend
 from .states import Verdict
-
-logger = logging.getLogger(__name__)
 
 HARNESS_DIR = Path(harness.__file__).resolve().parent
 MODES = ("full", "check")
@@ -37,6 +34,8 @@ WALL_MARGIN_S = 20
 #: The longest any sandbox run can take; Celery's time limits sit above it.
 MAX_SANDBOX_WALL_S = MAX_LIMITS["time_s"] + WALL_MARGIN_S
 STDERR_TAIL_CHARS = 2000
+#: Harness verdicts for a process that died; the host refines them to memory_limit on an OOM kill.
+KILLED_VERDICTS = (Verdict.RUNTIME_ERROR, Verdict.REJECTED)
 
 MESSAGES = {
     Verdict.ACCEPTED: "Correct on every input.",
@@ -193,6 +192,10 @@ def interpret(result, signed_report, exercise, job):
         report = dict(signed_report)
         if report.get("verdict") not in Verdict.ALL:
             raise PlatformError("grading.bad_report", f"the harness reported an unknown verdict {report.get('verdict')!r}")
+        if result.oom_killed and report["verdict"] in KILLED_VERDICTS:
+            # The harness saw a process die of SIGKILL; only the host's cgroup knows it was the OOM killer.
+            report["verdict"] = Verdict.MEMORY_LIMIT
+            report["message"] = None
     else:
         if result.details.get("sandbox_started") is False:
             raise PlatformError("sandbox.setup_failed", result.details.get("bwrap_error") or "the sandbox did not start")

@@ -4,6 +4,8 @@ environment through interview_platform.config, which fails loudly on bad values.
 With nothing set, the app runs on SQLite with a filesystem Celery broker and
 the bubblewrap sandbox, so `make run` needs no server.
 """
+import os
+import tempfile
 from pathlib import Path
 
 import environ
@@ -74,6 +76,10 @@ except Exception as exc:  # environ raises several types for a malformed URL
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker share the file: wait for a lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A file, not memory: the browser tests' Celery worker process must see the test database.
+    # One per test run (the pid), so runs side by side do not overwrite each other's.
+    _test_db = Path(tempfile.gettempdir()) / f"hotpath-test-{os.getpid()}.sqlite3"
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", str(_test_db))
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, minimum=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True

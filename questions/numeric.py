@@ -55,8 +55,9 @@ def _describe(unit):
 
 
 def _count_word_matches(typed, unit):
-    """'31 copy' and '31 copies' both name the unit 'copies'."""
-    typed, unit = typed.strip().lower(), unit.strip().lower()
+    """'31 copy' and '31 copies' both name the unit 'copies'; 'cache lines'
+    names 'cache_lines' (spaces, hyphens and underscores are the same)."""
+    typed, unit = (" ".join(word.replace("_", " ").replace("-", " ").split()).lower() for word in (typed, unit))
     singular = unit[:-3] + "y" if unit.endswith("ies") else unit.removesuffix("s")
     return typed in {unit, singular}
 

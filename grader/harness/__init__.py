@@ -7,3 +7,6 @@ COMMAND; see protocol.py for how the report comes back.
 
 #: How the host starts the harness inside the sandbox (paths as the sandbox sees them).
 COMMAND = ["python3", "-I", "-B", "/job/harness/main.py", "/job"]
+
+#: Reported with every result, so numbers from different harness versions are never mixed up.
+HARNESS_VERSION = "1.0"

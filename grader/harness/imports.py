@@ -36,8 +36,9 @@ BANNED_NAMES = frozenset({
 BANNED_ATTRIBUTES = frozenset({
     "ctypes", "ctypeslib", "_ctypes", "attrgetter", "methodcaller", "f_globals", "f_locals",
     "f_back", "f_builtins", "f_code", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame",
-    "tb_frame", "tb_next", "co_code", "load_library",
-})
+    "tb_frame", "tb_next", "co_code", "load_library", "f2py", "distutils", "system", "popen", "fork",
+    "forkpty", "kill", "killpg", "environ", "execv", "execve", "execvp", "spawnv", "spawnve", "_exit",
+}) | FORBIDDEN_MODULES
 
 #: Dunder attributes ordinary code uses; every other __x__ attribute is introspection.
 ALLOWED_DUNDER_ATTRIBUTES = frozenset({

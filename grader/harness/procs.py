@@ -136,6 +136,25 @@ def reset_peak_rss(pid):
         return False
 
 
+def scheduling(pid):
+    """(nice, CPU affinity, policy) of every thread of `pid`, as a set.
+
+    Another same-uid process may lower a process's priority, pin it to one
+    CPU or switch it to SCHED_IDLE; the supervisor compares this against the
+    reference's own settings before timing it."""
+    found = set()
+    try:
+        tids = [int(name) for name in os.listdir(f"/proc/{pid}/task")]
+    except OSError:
+        return found
+    for tid in tids:
+        try:
+            found.add((os.getpriority(os.PRIO_PROCESS, tid), frozenset(os.sched_getaffinity(tid)), os.sched_getscheduler(tid)))
+        except OSError:
+            continue
+    return found
+
+
 def send_signal(pids, signum):
     for pid in pids:
         try:

@@ -35,7 +35,7 @@ NS = 1_000_000_000
 
 @dataclass
 class CallOutcome:
-    status: str  # ok | error | timeout | memory | output | died | protocol
+    status: str  # ok | error | timeout | memory | output | died | protocol | tampered
     seconds: float = 0.0
     value: object = None
     error: dict = field(default_factory=dict)
@@ -67,6 +67,7 @@ class Side:
         self.cpu_mark = None
         self.outside_cpu_seconds = 0.0
         self.load_sampler = None
+        self.expected_scheduling = None
 
     @property
     def pid(self):
@@ -106,6 +107,7 @@ class Side:
                 raise ipc.ProtocolError("expected hello")
             if message.get("ok") is True:
                 self.hardware = str(message.get("hardware", "cpu"))[:200]
+                self.expected_scheduling = procs.scheduling(self.pid)
                 outcome = CallOutcome("ok", value=self.hardware)
             else:
                 outcome = CallOutcome("error", error=_clean_error(message.get("error")))
@@ -128,6 +130,9 @@ class Side:
     def call(self, bundle, budget_ns, deadline_ns):
         """One measured call on `bundle` (an InputBundle). See the module docstring."""
         process_count = procs.freeze_all_except(self.pid)
+        if self.role == "reference" and not procs.scheduling(self.pid) <= self.expected_scheduling:
+            self.kill()
+            return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
         procs.resume_tree(self.pid)
         try:
             self.channel.send({"op": "arm"})

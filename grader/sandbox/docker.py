@@ -286,7 +286,7 @@ class DockerSandbox(Sandbox):
         except docker.errors.ImageNotFound as exc:
             raise PlatformError(
                 "sandbox.image_missing",
-                f"sandbox image {spec['image']!r} is not on this engine; build it (docker compose build sandbox-{self.target})",
+                f"sandbox image {spec['image']!r} is not on this engine; build it (see sandbox_images/README.md)",
             ) from exc
         except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
             raise PlatformError("sandbox.create_failed", f"could not create the sandbox container: {exc}") from exc

@@ -2,6 +2,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from questions.models import Kind, Question
 
@@ -16,6 +17,13 @@ def home(request):
     return render(request, "home.html", {"counts": counts, "first_question": first})
 
 
+def _safe_next(request):
+    """?next= only when it stays on this site: never an open redirect to another host."""
+    target = request.GET.get("next", "")
+    allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return target if allowed else None
+
+
 def signup(request):
     if request.user.is_authenticated:
         return redirect("questions:browse")
@@ -24,7 +32,7 @@ def signup(request):
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Hotpath, {user.username}. Pick a question to start practising.")
-        return redirect(request.GET.get("next") or "questions:browse")
+        return redirect(_safe_next(request) or "questions:browse")
     return render(request, "registration/signup.html", {"form": form})
 
 

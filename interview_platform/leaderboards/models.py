@@ -18,8 +18,13 @@ class LeaderboardEntry(models.Model):
     Best means: highest speedup, then lower peak memory, then earlier submission.
     The exercise is the question, not the version: a new version keeps its board."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leaderboard_entries")
-    question = models.ForeignKey("questions.Question", on_delete=models.CASCADE, related_name="leaderboard_entries")
+    # No single-column indexes: the unique constraint leads with user, the board index with question.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leaderboard_entries", db_index=False
+    )
+    question = models.ForeignKey(
+        "questions.Question", on_delete=models.CASCADE, related_name="leaderboard_entries", db_index=False
+    )
     hardware = models.CharField(max_length=80)
     submission = models.ForeignKey("grader.Submission", on_delete=models.CASCADE, related_name="+")
     speedup = models.FloatField()
@@ -66,7 +71,9 @@ class UserScore(models.Model):
 class TopicScore(models.Model):
     """A person's total over the exercises of one topic."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leaderboard_topic_scores")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="leaderboard_topic_scores", db_index=False
+    )
     topic = models.CharField(max_length=120)
     points = models.PositiveIntegerField(default=0)
     solved = models.PositiveIntegerField(default=0)

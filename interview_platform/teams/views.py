@@ -43,7 +43,7 @@ from .models import (
     Organisation,
     Role,
 )
-from .services import SessionClosed, SignInRequired, TeamsError
+from .services import SignInRequired, TeamsError
 
 OWNER = {Role.OWNER}
 

@@ -1,12 +1,14 @@
 """BwrapSandbox on its own, with plain commands: isolation, limits, cleanup."""
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from grader.errors import PlatformError
+from grader.sandbox import bwrap as bwrap_module
 from grader.sandbox import cgroups
 from grader.sandbox.base import Limits
 from grader.sandbox.bwrap import BwrapSandbox, _safe_parts
@@ -110,12 +112,54 @@ def test_memory_limit_is_detected_as_oom():
     assert result.peak_memory_bytes and result.peak_memory_bytes <= 130 * 1024**2
 
 
-def test_rlimit_fallback_stops_a_memory_hog_without_cgroups():
-    if os.geteuid() == 0 and not _nobody_can_reach_python():
-        pytest.skip("as root with a Python install nobody cannot read, the sandbox needs cgroups (fails closed)")
+SYSTEM_PYTHON = "/usr/bin/python3"
+needs_root_and_system_python = pytest.mark.skipif(
+    os.geteuid() != 0 or not Path(SYSTEM_PYTHON).exists(), reason="needs root (to drop to nobody) and /usr/bin/python3"
+)
+
+
+@pytest.fixture
+def only_usr(monkeypatch):
+    """Bind no Python install outside /usr, so nobody can reach every bind source."""
+    monkeypatch.setattr(bwrap_module, "python_binds", lambda: [])
+
+
+def _host_uids_of(marker):
+    uids = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes():
+                uids.add(int((entry / "status").read_text().split("Uid:")[1].split()[0]))
+        except (OSError, IndexError):
+            continue
+    return uids
+
+
+@needs_root_and_system_python
+def test_bwrap_itself_runs_as_nobody_when_it_can(only_usr):
+    results = []
+    with BwrapSandbox(LIMITS) as sandbox:
+        runner = threading.Thread(target=lambda: results.append(sandbox.run([SYSTEM_PYTHON, "-c", "import time; time.sleep(3)", "hotpath-uid-probe"])))
+        runner.start()
+        deadline = time.monotonic() + 3
+        seen = set()
+        while time.monotonic() < deadline and not seen:
+            seen = _host_uids_of(b"hotpath-uid-probe")
+            time.sleep(0.05)
+        runner.join()
+    assert results[0].details["host_uid"] == 65534 and results[0].exit_code == 0
+    assert seen == {65534}  # the sandboxed process is nobody on the host too, not root
+
+
+@needs_root_and_system_python
+def test_rlimit_fallback_without_cgroups(only_usr):
     limits = Limits(**{**LIMITS.__dict__, "memory_bytes": 128 * 1024**2})
-    result = python("x = bytearray(2 * 1024 * 1024 * 1024); print('SURVIVED')", limits=limits, use_cgroups=False)
-    assert b"SURVIVED" not in result.stdout and b"MemoryError" in result.stderr
+    with BwrapSandbox(limits, use_cgroups=False) as sandbox:
+        hog = sandbox.run([SYSTEM_PYTHON, "-I", "-c", "x = bytearray(2 * 1024 * 1024 * 1024); print('SURVIVED')"])
+        bomb = sandbox.run([SYSTEM_PYTHON, "-I", "-c", FORK_BOMB])
+    assert hog.details["cgroup_version"] is None
+    assert b"SURVIVED" not in hog.stdout and b"MemoryError" in hog.stderr
+    assert int(bomb.stdout.split()[1]) < 200
 
 
 def _nobody_can_reach_python():
@@ -131,22 +175,24 @@ def test_root_without_cgroups_or_a_readable_python_fails_closed():
     assert caught.value.error_id == "sandbox.no_process_limit"
 
 
+FORK_BOMB = (
+    "import os, time\n"
+    "children = 0\n"
+    "for _ in range(200):\n"
+    "    try:\n"
+    "        if os.fork() == 0:\n"
+    "            time.sleep(30); os._exit(0)\n"
+    "        children += 1\n"
+    "    except OSError:\n"
+    "        break\n"
+    "print('children', children, flush=True)\n"
+    "os._exit(0)"
+)
+
+
 @pytest.mark.skipif(not CGROUPS_WRITABLE, reason="no writable cgroup hierarchy")
 def test_fork_bomb_is_capped_by_pids_cgroup():
-    code = (
-        "import os, time\n"
-        "children = 0\n"
-        "for _ in range(200):\n"
-        "    try:\n"
-        "        if os.fork() == 0:\n"
-        "            time.sleep(30); os._exit(0)\n"
-        "        children += 1\n"
-        "    except OSError:\n"
-        "        break\n"
-        "print('children', children, flush=True)\n"
-        "os._exit(0)"
-    )
-    result = python(code)
+    result = python(FORK_BOMB)
     children = int(result.stdout.split()[1])
     assert children < LIMITS.processes
 

@@ -100,15 +100,14 @@ def sandbox_processes():
     me = os.getpid()
 
     def ours(pid):
+        if table[pid][0] in (0, 1):
+            return True  # orphaned: a sandbox process that outlived its bwrap
         seen = set()
         while pid in table and pid not in seen:
             seen.add(pid)
-            ppid = table[pid][0]
-            if ppid == me:
+            pid = table[pid][0]
+            if pid == me:
                 return True
-            if ppid in (0, 1):
-                return True  # orphaned: nothing but an escaped sandbox process would be both this and below
-            pid = ppid
         return False
 
     found = []

@@ -26,9 +26,8 @@ WRONG = {V.WRONG_ANSWER, V.REJECTED}
 #: How far an attack's speedup may exceed the honest run of the same NumPy chain before it counts as
 #: faked: generous for noise on a shared 2-core machine, far below what any cheat here would score.
 HONEST_SLACK = 2.0
-#: An attack that does the reference's unfused chain (in a child process) must not report much less
-#: peak memory than the same chain run honestly in-process.
-MEMORY_SLACK = 0.8
+#: memory_hide_in_child holds a 64 MB scratch buffer in a grandchild: a report that counts it shows at least this.
+HIDDEN_SCRATCH_BYTES = 64 * 1024 * 1024
 
 
 def no_escape(report, baseline):
@@ -36,15 +35,19 @@ def no_escape(report, baseline):
 
 
 def honest_speedup(report, baseline):
-    """Accepted only with a speedup honest work of the same kind gets."""
+    """Accepted only with a speedup honest work of the same kind gets: the lower
+    end of its confidence interval may not clear twice the honest chain's (a
+    cheat scores tens to thousands of times; noise on small sizes does not move
+    a whole interval), and no size's median may be beyond reach."""
     if report["verdict"] == V.ACCEPTED:
         ceiling = HONEST_SLACK * max(1.0, baseline["chain"]["speedup"])
-        assert report["speedup"] is not None and report["speedup"] <= ceiling, (
-            f"fake speedup {report['speedup']:.2f}x (honest chain {baseline['chain']['speedup']:.2f}x)"
+        assert report["speedup"] is not None and report["speedup_ci"] is not None
+        assert report["speedup_ci"][0] <= ceiling, (
+            f"fake speedup {report['speedup']:.2f}x, CI {report['speedup_ci']} (honest chain {baseline['chain']['speedup']:.2f}x)"
         )
         for row in report["sizes"]:
             if row.get("speedup") is not None:
-                assert row["speedup"] <= ceiling * 1.5, f"fake speedup {row['speedup']:.2f}x at size {row['size']}"
+                assert row["speedup"] <= 3 * ceiling, f"fake speedup {row['speedup']:.2f}x at size {row['size']}"
 
 
 def not_forged(report, baseline):
@@ -56,9 +59,8 @@ def not_forged(report, baseline):
 def honest_memory(report, baseline):
     honest_speedup(report, baseline)
     if report["verdict"] == V.ACCEPTED:
-        honest_peak = baseline["chain"]["peak_memory_bytes"]
-        assert report["peak_memory_bytes"] >= MEMORY_SLACK * honest_peak, (
-            f"peak memory {report['peak_memory_bytes']} hides work that peaks at {honest_peak} in-process"
+        assert report["peak_memory_bytes"] >= HIDDEN_SCRATCH_BYTES, (
+            f"peak memory {report['peak_memory_bytes']} hides the {HIDDEN_SCRATCH_BYTES >> 20} MB the submission's grandchild held"
         )
 
 
@@ -82,7 +84,7 @@ ATTACK_TABLE = {
     "forge_report_with_stdin_key": (ESCAPE | {V.WRONG_ANSWER, V.OUTPUT_LIMIT}, not_forged),
     "forge_report_plain": (ESCAPE | {V.OUTPUT_LIMIT}, not_forged),
     # exhaustion
-    "exhaust_fork_bomb": ({V.TIME_LIMIT, V.RUNTIME_ERROR, V.REJECTED}, nothing),
+    "exhaust_fork_bomb": ({V.TIME_LIMIT, V.MEMORY_LIMIT, V.RUNTIME_ERROR, V.REJECTED}, nothing),
     "exhaust_thread_bomb": ({V.ACCEPTED, V.RUNTIME_ERROR, V.REJECTED, V.TIME_LIMIT}, honest_speedup),
     "exhaust_memory_bomb": ({V.MEMORY_LIMIT, V.RUNTIME_ERROR}, nothing),
     "exhaust_disk_fill": ({V.ACCEPTED, V.RUNTIME_ERROR}, honest_speedup),
@@ -106,7 +108,7 @@ ATTACK_TABLE = {
     "timing_thread_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_process_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_stop_reference": (TIMING | {V.TIME_LIMIT}, honest_speedup),
-    "memory_hide_in_child": (TIMING, honest_memory),
+    "memory_hide_in_child": (TIMING | {V.TIME_LIMIT}, honest_memory),
     # the harness itself
     "harness_kill_parent": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
     "harness_kill_everything": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),

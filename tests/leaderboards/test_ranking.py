@@ -1,5 +1,8 @@
 """What gets on a board, in what order, and how points add up."""
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
 
 from grader.models import Purpose
 from grader.states import Verdict
@@ -180,3 +183,12 @@ def test_rebuild_reproduces_the_incremental_tables(make_user, make_exercise, mak
     LeaderboardEntry.objects.update(speedup=0.1)  # corrupt it, to prove the rebuild recomputes
     assert services.rebuild() == (3, 2)
     assert snapshot() == incremental
+
+
+def test_rebuild_command_reports_what_it_built(make_user, make_exercise, make_submission):
+    make_submission(make_user("alice"), make_exercise(), speedup=2.0, signal=False)
+    out = StringIO()
+    call_command("rebuild_leaderboards", stdout=out)
+
+    assert "Rebuilt leaderboards: 1 entries for 1 people" in out.getvalue()
+    assert UserScore.objects.get().points == services.points_for("easy", 2.0)

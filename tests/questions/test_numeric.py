@@ -69,3 +69,11 @@ def test_tolerance_is_relative():
     assert not within_tolerance(101.5, 100, 0.01)
     assert within_tolerance(-99.5, -100, 0.01)
     assert within_tolerance(0, 0, 0.01)
+
+
+def test_count_word_accepts_spaces_for_underscores():
+    from questions.numeric import check_numeric
+
+    assert check_numeric("3840 cache lines", answer=3840, unit="cache_lines", tolerance=0.01).correct
+    assert check_numeric("3840 cache-line", answer=3840, unit="cache_lines", tolerance=0.01).correct
+    assert not check_numeric("3840 seconds", answer=3840, unit="cache_lines", tolerance=0.01).correct

@@ -16,6 +16,12 @@ START = datetime.now(dt_timezone.utc).replace(second=0, microsecond=0)
 STARTER = "def transform(values):\n    return values\n"
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    # Each test here signs in several people; the default hasher would dominate the run time.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 class Clock:
     def __init__(self, now):
         self.now = now

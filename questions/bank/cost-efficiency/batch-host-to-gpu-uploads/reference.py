@@ -2,7 +2,7 @@ import cupy as cp
 
 
 def upload_concat(chunks):
-    """Upload every chunk separately, then join the pieces on the device."""
+    """Upload every host chunk separately, then join the pieces on the device."""
     if not chunks:
         return cp.empty(0, dtype=cp.float32)
     on_device = [cp.asarray(chunk) for chunk in chunks]

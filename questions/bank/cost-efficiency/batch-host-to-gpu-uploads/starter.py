@@ -5,7 +5,8 @@ import numpy as np
 def upload_concat(chunks):
     """Return numpy.concatenate(chunks) as a float32 CuPy array on the GPU.
 
-    `chunks`: a list of 1-D float32 NumPy arrays (possibly empty); do not modify it.
+    `chunks`: a tuple of 1-D float32 NumPy arrays in host memory (possibly empty);
+    do not modify them.
     This is the reference: one host-to-device transfer per chunk. Make it one in total.
     """
     if not chunks:

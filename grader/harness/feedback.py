@@ -1,0 +1,92 @@
+"""What the learner reads: verdict names, the message and the hint.
+
+The verdict words mirror grader.states.Verdict (the harness cannot import the
+Django app; a test keeps the two in step).
+"""
+
+ACCEPTED = "accepted"
+WRONG_ANSWER = "wrong_answer"
+RUNTIME_ERROR = "runtime_error"
+TIME_LIMIT = "time_limit"
+MEMORY_LIMIT = "memory_limit"
+OUTPUT_LIMIT = "output_limit"
+REJECTED = "rejected"
+INTERNAL_ERROR = "internal_error"
+VERDICTS = frozenset({ACCEPTED, WRONG_ANSWER, RUNTIME_ERROR, TIME_LIMIT, MEMORY_LIMIT, OUTPUT_LIMIT, REJECTED, INTERNAL_ERROR})
+
+#: Below this the answer is not meaningfully faster than the reference.
+SLOW_SPEEDUP = 1.2
+#: A first call this much slower than a timed one is compile time worth mentioning.
+FIRST_CALL_FACTOR = 10.0
+FIRST_CALL_FLOOR_S = 0.2
+
+
+def megabytes(nbytes):
+    return f"{nbytes / 1e6:.1f} MB"
+
+
+def speed_phrase(speedup):
+    if speedup >= 1:
+        return f"{speedup:.1f}x faster than"
+    return f"{1 / speedup:.1f}x slower than"
+
+
+def plural(count, word):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def accepted_message(size_count, edge_count, headline_size, speedup, interval, memory, reference_memory, graded_on):
+    text = f"Correct on all {plural(size_count, 'size')} and {plural(edge_count, 'edge case')}. "
+    text += f"{speed_phrase(speedup).capitalize()} the reference at size {headline_size:,}"
+    if interval:
+        text += f" (95% CI {interval[0]:.1f}-{interval[1]:.1f}x)"
+    text += f"; peak memory {megabytes(memory)} vs {megabytes(reference_memory)}"
+    if "memory" not in graded_on:
+        text += " (not graded for this exercise)"
+    return text + "."
+
+
+def check_message(size_count, edge_count):
+    return (
+        f"Correct on {plural(size_count, 'check size')} and {plural(edge_count, 'edge case')}. "
+        "This quick check does not time anything: submit to measure speed and memory."
+    )
+
+
+def accepted_hint(speedup, memory, reference_memory, first_call_s, fastest_call_s, exponent, reference_exponent, graded_on):
+    hints = []
+    if speedup < SLOW_SPEEDUP:
+        hints.append(
+            "Your code is not much faster than the reference: replace Python-level loops with whole-array "
+            "NumPy operations (vectorise), or compile the loop with Numba."
+        )
+    if exponent is not None and reference_exponent is not None and exponent > reference_exponent + 0.3:
+        hints.append(
+            f"Your time grows faster with the input size than the reference's (exponent {exponent:.2f} vs "
+            f"{reference_exponent:.2f}): look for a step that is accidentally quadratic."
+        )
+    if "memory" in graded_on and memory > 1.1 * reference_memory:
+        hints.append(
+            "Your peak memory is above the reference's: reuse buffers with in-place operations "
+            "(`out=`, `+=`) instead of creating temporaries."
+        )
+    if first_call_s is not None and first_call_s > max(FIRST_CALL_FLOOR_S, FIRST_CALL_FACTOR * fastest_call_s):
+        hints.append(
+            f"Your first call took {first_call_s:.2f} s (compilation, e.g. Numba's JIT). It is not part of the "
+            "speedup, but it is real latency: mention caching or warm-up in an interview."
+        )
+    if not hints:
+        hints.append("Well done. Can you explain where the remaining time goes (memory bandwidth, passes over the data)?")
+    return " ".join(hints[:2])
+
+
+HINTS = {
+    WRONG_ANSWER: "Run your function and the reference on the failing input and compare them element by element; "
+    "check edge cases (empty input, NaN, inf) and dtype.",
+    RUNTIME_ERROR: "Read the traceback from the bottom up: the last line says what went wrong, the lines above where.",
+    TIME_LIMIT: "Look for loops that run in Python over every element, or work that grows faster than the input.",
+    MEMORY_LIMIT: "Avoid building large temporaries: process the data in chunks, or use in-place operations.",
+    OUTPUT_LIMIT: "Remove print statements from your function: output is limited.",
+    REJECTED: "Use only the modules the exercise allows and plain computation: no files, processes or introspection.",
+    INTERNAL_ERROR: "This is a problem on our side, not in your code. Please try again later.",
+}

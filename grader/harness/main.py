@@ -1,0 +1,86 @@
+"""Entry point inside the sandbox:  python3 -I -B /job/harness/main.py /job
+
+Reads the per-run secret (first stdin line), closes stdin, grades the job in
+the directory given as the argument and prints the signed report as the last
+stdout line. It exits 0 whenever it printed a report, whatever the verdict.
+"""
+import math
+import os
+import sys
+import time
+
+
+def _bootstrap_package():
+    """-I leaves the script's folder off sys.path; load the package by path."""
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["harness"] = package
+    spec.loader.exec_module(package)
+
+
+if __name__ == "__main__":
+    _bootstrap_package()
+    __package__ = "harness"
+
+from . import HARNESS_VERSION, feedback, procs, protocol, supervisor  # noqa: E402
+
+MAX_SECRET_BYTES = 4096
+
+
+def read_secret():
+    """The first stdin line; stdin is closed afterwards so nothing can read on."""
+    data = b""
+    while not data.endswith(b"\n") and len(data) < MAX_SECRET_BYTES:
+        chunk = os.read(0, MAX_SECRET_BYTES)
+        if not chunk:
+            break
+        data += chunk
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    return data.split(b"\n", 1)[0].strip()
+
+
+def json_safe(value):
+    """Non-finite floats have no JSON form; they become null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(item) for item in value]
+    return value
+
+
+def main(argv):
+    started_ns = time.perf_counter_ns()
+    # Before the secret is in memory: same-uid processes must not read it via
+    # ptrace or /proc/<pid>/mem, fd or environ.
+    procs.set_dumpable(False)
+    procs.become_subreaper()
+    secret = read_secret()
+    sys.setswitchinterval(0.0005)
+    job_dir = os.path.abspath(argv[1] if len(argv) > 1 else "/job")
+    try:
+        report = supervisor.grade(job_dir, started_ns)
+    except BaseException as exc:  # never leave without a signed report
+        report = supervisor.empty_report()
+        report["message"] = f"The grader failed unexpectedly ({type(exc).__name__})."
+        report["hint"] = feedback.HINTS[feedback.INTERNAL_ERROR]
+    procs.kill_all_descendants()
+    try:
+        line = protocol.format_report(secret, json_safe(report))
+    except (TypeError, ValueError):
+        fallback = supervisor.empty_report()
+        fallback.update(message="The grader could not encode its report.", harness_version=HARNESS_VERSION)
+        line = protocol.format_report(secret, fallback)
+    sys.stdout.write("\n" + line + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,464 @@
+"""The trusted side of a grading run: it decides the verdict and every number.
+
+Order of work:
+  1. policy check of submission.py (no code runs if it fails);
+  2. both runners start and load their module (in parallel, untimed);
+  3. correctness on edge sizes and inputs.edge_cases(): reference first, then
+     the submission; the submission's very first call is reported as
+     first_call_s (it includes any JIT compilation);
+  4. check mode: correctness on the check sizes and stop;
+     full mode, per size: one warm-up pair (reference first; its times are the
+     per-size first_call_s), then `repeats` pairs on fresh inputs, the order
+     within each pair drawn at random. Every call's answer is compared with
+     the reference's answer for the same input.
+
+Inputs come from inputs.make_inputs(size, seed) with a new seed from
+os.urandom for every pair, so no answer can be cached by content, identity or
+address. The submission's runner is stopped whenever it is not in its own
+call (see sides.py).
+"""
+import importlib.util
+import os
+import random
+import shutil
+import tempfile
+import time
+
+import numpy as np
+
+from . import HARNESS_VERSION, compare, feedback, imports, procs, stats
+from .gpu import MemoryProbe
+from .job import JobError, load_job
+from .measure import on_tmpfs
+from .sides import InputBundle, Side
+
+NS = 1_000_000_000
+#: A submission call may take this many times the reference's time (plus a second).
+TIME_FACTOR = 10
+TIME_GRACE_S = 1.0
+WARMUP_GRACE_S = 5.0
+#: Fraction of limits.time_s the harness plans to use; the rest is margin to report.
+TIME_SHARE = 0.9
+#: CPU the submission may use while not in a call before it counts as background work.
+OUTSIDE_CPU_ALLOWANCE_S = 0.1
+OUTSIDE_CPU_FRACTION = 0.02
+#: Signals that only another process can have sent to the reference.
+EXTERNAL_SIGNALS = frozenset({9, 15, 1, 2, 3, 10, 12, 14})
+
+
+class Finished(Exception):
+    """Ends grading early with a verdict."""
+
+    def __init__(self, verdict, message, failure=None, hint=None):
+        super().__init__(message)
+        self.verdict = verdict
+        self.message = message
+        self.failure = failure
+        self.hint = hint
+
+
+def empty_report():
+    return {
+        "verdict": feedback.INTERNAL_ERROR,
+        "speedup": None,
+        "speedup_ci": None,
+        "peak_memory_bytes": None,
+        "reference_peak_memory_bytes": None,
+        "message": "",
+        "sizes": [],
+        "scaling_exponent": None,
+        "reference_scaling_exponent": None,
+        "first_call_s": None,
+        "hint": "",
+        "failure": None,
+        "hardware": "cpu",
+        "harness_version": HARNESS_VERSION,
+    }
+
+
+def grade(job_dir, started_ns):
+    """The report dict for the job in `job_dir`. Never raises."""
+    report = empty_report()
+    try:
+        job = load_job(job_dir)
+    except JobError as exc:
+        report["message"] = f"The exercise is misconfigured: {exc}."
+        report["hint"] = feedback.HINTS[feedback.INTERNAL_ERROR]
+        return report
+    return Grading(job_dir, job, started_ns).run()
+
+
+class SizeRecord:
+    def __init__(self, size):
+        self.size = size
+        self.times = {"reference": [], "submission": []}
+        self.peaks = {"reference": [], "submission": []}
+        self.first_call = {"reference": None, "submission": None}
+        self.correct = True
+
+
+class Grading:
+    def __init__(self, job_dir, job, started_ns):
+        self.job_dir = job_dir
+        self.job = job
+        self.deadline_ns = started_ns + int((job.time_s * TIME_SHARE - 0.5) * NS)
+        self.order_rng = random.Random(os.urandom(16))
+        self.report = empty_report()
+        self.sides = {}
+        self.scratch = None
+        self.first_call_s = None
+        self.records = {}
+        self.baselines = {}
+        self.edge_count = 0
+
+    # -- the run --------------------------------------------------------------
+
+    def run(self):
+        try:
+            self._grade()
+        except Finished as outcome:
+            self._finish(outcome.verdict, outcome.message, outcome.failure, outcome.hint)
+        except Exception as exc:  # the harness itself failed: say so, signed
+            self._finish(feedback.INTERNAL_ERROR, "The grader failed unexpectedly.", {"internal": _where(exc)})
+        finally:
+            self._cleanup()
+        return self.report
+
+    def _grade(self):
+        source = self._read_submission()
+        problem = imports.check_source(source, self.job.allowed_imports, self.job.entry_point)
+        if problem:
+            failure = {"line": problem.line} if problem.line else None
+            raise Finished(problem.verdict, problem.message, failure)
+        self.inputs = _load_trusted_module(os.path.join(self.job_dir, "inputs.py"), "hotpath_inputs")
+        check_path = os.path.join(self.job_dir, "check.py")
+        self.check = None
+        if os.path.exists(check_path):
+            self.check = getattr(_load_trusted_module(check_path, "hotpath_check"), "check", None)
+        self._start_runners()
+        for label, args in self._edge_inputs():
+            self._checked_pair(args, label, None, ("reference", "submission"))
+            self.edge_count += 1
+        if self.job.mode == "check":
+            self._check_sizes()
+        else:
+            self._benchmark()
+        self._check_outside_work()
+        self._summarise()
+
+    def _read_submission(self):
+        try:
+            with open(os.path.join(self.job_dir, "submission.py"), encoding="utf-8") as handle:
+                return handle.read()
+        except UnicodeDecodeError:
+            raise Finished(feedback.RUNTIME_ERROR, "Your code is not valid UTF-8 text.") from None
+
+    def _start_runners(self):
+        self.scratch = tempfile.mkdtemp(prefix="hotpath-")
+        tmpfs = on_tmpfs(self.scratch)
+        probe = MemoryProbe() if self.job.target == "gpu" else None
+        self.device_probe = probe if probe and probe.available else None
+        harness_dir = os.path.dirname(os.path.abspath(__file__))
+        for role in ("reference", "submission"):
+            side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.job, self.scratch, harness_dir, self.device_probe, tmpfs)
+            side.start()
+            self.sides[role] = side
+        for role in ("reference", "submission"):
+            outcome = self.sides[role].wait_hello(self.deadline_ns)
+            if outcome.status != "ok":
+                self._fail(role, outcome, "while loading the module")
+        self.report["hardware"] = self.sides["reference"].hardware or "cpu"
+        procs.freeze_all_except(None)
+
+    def _edge_inputs(self):
+        for size in self.job.edge_sizes:
+            yield f"edge size {size}", self._make_inputs(size)
+        edge_cases = getattr(self.inputs, "edge_cases", None)
+        if edge_cases is not None:
+            for number, args in enumerate(edge_cases(), start=1):
+                yield f"edge case {number}", tuple(args)
+
+    def _check_sizes(self):
+        for size in self.job.sizes:
+            self._checked_pair(self._make_inputs(size), f"size {size}", None, ("reference", "submission"))
+        self.report["message"] = feedback.check_message(len(self.job.sizes), self.edge_count)
+        self.report["sizes"] = [_size_entry(size, correct=True) for size in self.job.sizes]
+
+    def _benchmark(self):
+        for size in self.job.sizes:
+            record = self.records[size] = SizeRecord(size)
+            label = f"size {size:,}"
+            warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), warmup=True)
+            for role in ("reference", "submission"):
+                record.first_call[role] = warmup[role].seconds
+            for _ in range(self.job.repeats):
+                order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
+                outcomes = self._checked_pair(self._make_inputs(size), label, record, order)
+                for role, outcome in outcomes.items():
+                    record.times[role].append(outcome.seconds)
+                    record.peaks[role].append(self._peak_bytes(role, size, outcome))
+
+    # -- one pair of calls on the same input ----------------------------------
+
+    def _checked_pair(self, args, label, record, order, warmup=False):
+        outcomes = {}
+        bundles = {role: InputBundle(args) for role in order}
+        try:
+            for role in order:
+                budget_ns = self._budget_ns(role, record, outcomes, warmup)
+                outcome = self.sides[role].call(bundles[role], budget_ns, self.deadline_ns)
+                if outcome.status != "ok":
+                    if record is not None:
+                        record.correct = False
+                    self._fail(role, outcome, f"on {label}")
+                if outcome.process_count > self.job.processes:
+                    raise Finished(feedback.REJECTED, f"Your code started more than {self.job.processes} processes.")
+                if role == "submission":
+                    if self.first_call_s is None:
+                        self.first_call_s = outcome.seconds
+                    self._check_inputs_untouched(bundles[role], label, record)
+                if record is not None:
+                    self.baselines.setdefault((role, record.size), outcome.base_tree_bytes)
+                    self.baselines[(role, record.size)] = min(self.baselines[(role, record.size)], outcome.base_tree_bytes)
+                outcomes[role] = outcome
+        finally:
+            for bundle in bundles.values():
+                bundle.close()
+        mismatch = compare.compare(outcomes["reference"].value, outcomes["submission"].value, self.job.tolerance, self.check, args)
+        if mismatch:
+            if record is not None:
+                record.correct = False
+            failure = dict(mismatch.failure, input=label)
+            raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
+        return outcomes
+
+    def _budget_ns(self, role, record, outcomes, warmup):
+        remaining = self.deadline_ns - time.perf_counter_ns()
+        if role == "reference" or self.first_call_s is None:
+            return remaining
+        if "reference" in outcomes:
+            reference_s = outcomes["reference"].seconds
+        elif record is not None and record.times["reference"]:
+            reference_s = stats.median(record.times["reference"])
+        else:
+            return remaining
+        grace = WARMUP_GRACE_S if warmup else TIME_GRACE_S
+        return min(remaining, int((TIME_FACTOR * reference_s + grace) * NS))
+
+    def _check_inputs_untouched(self, bundle, label, record):
+        if self.job.allow_input_mutation:
+            return
+        changed = bundle.modified_arguments()
+        if changed:
+            if record is not None:
+                record.correct = False
+            which = ", ".join(str(position + 1) for position in changed)
+            raise Finished(
+                feedback.WRONG_ANSWER,
+                f"Your function modified its input (argument {which}) on {label}. This exercise expects the "
+                "inputs to be left unchanged: work on a copy or write into a new array.",
+                {"input": label, "modified_arguments": [position + 1 for position in changed]},
+            )
+
+    def _peak_bytes(self, role, size, outcome):
+        """Memory one call needed: its peak over the runner's resident memory
+        before the first call at this size (so memory kept between calls counts),
+        without the inputs (mapped in by the harness at the start of the call),
+        plus scratch-tmpfs growth, and never less than the answer it returned."""
+        if outcome.device_peak_bytes is not None:
+            measured = outcome.device_peak_bytes - outcome.device_base_bytes
+        else:
+            baseline = self.baselines[(role, size)]
+            measured = outcome.peak_tree_bytes - baseline - outcome.input_bytes + outcome.scratch_growth_bytes
+        return max(measured, _returned_bytes(outcome.value), 0)
+
+    # -- failures ---------------------------------------------------------------
+
+    def _fail(self, role, outcome, where):
+        side = self.sides.get(role)
+        if role == "reference":
+            self._reference_failed(outcome, where)
+        status = outcome.status
+        if status == "timeout":
+            if time.perf_counter_ns() >= self.deadline_ns - NS // 10:
+                raise Finished(feedback.TIME_LIMIT, f"Your code ran out of the total time budget ({self.job.time_s:g} s) {where}.")
+            raise Finished(
+                feedback.TIME_LIMIT,
+                f"Your code took more than {TIME_FACTOR} times the reference's time plus a second {where} "
+                f"({outcome.seconds:.2f} s before it was stopped).",
+            )
+        if status == "memory":
+            raise Finished(
+                feedback.MEMORY_LIMIT,
+                f"Your code used more than the {self.job.memory_mb:g} MB memory limit {where} "
+                f"(it reached {feedback.megabytes(outcome.peak_tree_bytes)}).",
+                {"peak_memory_bytes": outcome.peak_tree_bytes},
+            )
+        if status == "output":
+            raise Finished(feedback.OUTPUT_LIMIT, f"Your code printed more than {self.job.output_kb:g} KB {where}.")
+        if status == "protocol":
+            raise Finished(feedback.REJECTED, f"Your code interfered with the grader's communication with it {where}.")
+        if status == "died":
+            raise Finished(
+                feedback.RUNTIME_ERROR,
+                f"Your code was {outcome.detail} {where}." if outcome.detail.startswith("killed") else f"Your code stopped: {outcome.detail} {where}.",
+                {"output": side.output_tail() if side else ""},
+            )
+        if outcome.error.get("type") == "MemoryError":
+            raise Finished(
+                feedback.MEMORY_LIMIT,
+                f"Your code ran out of memory (MemoryError; the limit is {self.job.memory_mb:g} MB) {where}.",
+                {"traceback": outcome.error["traceback"]},
+            )
+        raise Finished(
+            feedback.RUNTIME_ERROR,
+            f"Your code raised {outcome.error.get('type', 'an exception')} {where}.",
+            {"traceback": outcome.error["traceback"], "output": side.output_tail() if side else ""},
+        )
+
+    def _reference_failed(self, outcome, where):
+        if outcome.status == "died" and any(f"signal {s} " in outcome.detail for s in EXTERNAL_SIGNALS):
+            raise Finished(feedback.REJECTED, f"The reference process was killed {where} while your code was running beside it.")
+        if outcome.status == "protocol":
+            raise Finished(feedback.REJECTED, f"The reference's channel to the grader was disturbed {where}.")
+        if outcome.status == "tampered":
+            raise Finished(feedback.REJECTED, f"Your code interfered with the reference process {where}: {outcome.detail}.")
+        detail = outcome.error.get("traceback") or outcome.detail or outcome.status
+        raise Finished(feedback.INTERNAL_ERROR, f"The reference implementation failed {where} ({outcome.status}).", {"reference": detail[-2000:]})
+
+    def _check_outside_work(self):
+        side = self.sides["submission"]
+        inside = sum(sum(record.times["submission"]) for record in self.records.values())
+        allowance = OUTSIDE_CPU_ALLOWANCE_S + OUTSIDE_CPU_FRACTION * inside
+        if side.outside_cpu_seconds > allowance:
+            raise Finished(
+                feedback.REJECTED,
+                f"Your code did work outside the timed region ({side.outside_cpu_seconds:.2f} s of CPU time between "
+                "calls, e.g. in a background thread). All work must happen inside the call.",
+            )
+
+    # -- the report ---------------------------------------------------------------
+
+    def _summarise(self):
+        report = self.report
+        report["verdict"] = feedback.ACCEPTED
+        report["first_call_s"] = self.first_call_s
+        if self.job.mode == "check":
+            report["hint"] = "Submit to see how fast your code is compared with the reference."
+            return
+        entries = [self._size_summary(record) for record in self.records.values()]
+        report["sizes"] = entries
+        # Headline: the largest size. That is the regime these exercises are
+        # about, it is least diluted by fixed per-call costs (IPC, JIT guards),
+        # and it comes with its own paired interval. A geometric mean over
+        # sizes would mix regimes and have no honest interval.
+        headline = max(entries, key=lambda entry: entry["size"])
+        report["speedup"] = headline["speedup"]
+        report["speedup_ci"] = headline["speedup_ci"]
+        report["peak_memory_bytes"] = max(entry["peak_memory_bytes"] for entry in entries)
+        report["reference_peak_memory_bytes"] = max(entry["reference_peak_memory_bytes"] for entry in entries)
+        sizes = [entry["size"] for entry in entries]
+        report["scaling_exponent"] = stats.scaling_exponent(sizes, [entry["time_s"] for entry in entries])
+        report["reference_scaling_exponent"] = stats.scaling_exponent(sizes, [entry["reference_time_s"] for entry in entries])
+        report["message"] = feedback.accepted_message(
+            len(entries), self.edge_count, headline["size"], headline["speedup"], headline["speedup_ci"],
+            report["peak_memory_bytes"], report["reference_peak_memory_bytes"], self.job.graded_on,
+        )
+        report["hint"] = feedback.accepted_hint(
+            headline["speedup"], report["peak_memory_bytes"], report["reference_peak_memory_bytes"],
+            self.first_call_s, min(entry["time_s"] for entry in entries), report["scaling_exponent"],
+            report["reference_scaling_exponent"], self.job.graded_on,
+        )
+
+    def _size_summary(self, record):
+        submission, reference = record.times["submission"], record.times["reference"]
+        interval = stats.speedup_interval(reference, submission)
+        return _size_entry(
+            record.size,
+            correct=record.correct,
+            time_s=stats.median(submission),
+            reference_time_s=stats.median(reference),
+            speedup=stats.speedup(reference, submission),
+            speedup_ci=list(interval) if interval else None,
+            peak_memory_bytes=int(np.median(record.peaks["submission"])),
+            reference_peak_memory_bytes=int(np.median(record.peaks["reference"])),
+            first_call_s=record.first_call["submission"],
+            reference_first_call_s=record.first_call["reference"],
+        )
+
+    def _finish(self, verdict, message, failure=None, hint=None):
+        report = self.report
+        report["verdict"] = verdict
+        report["message"] = message
+        report["failure"] = failure
+        report["hint"] = hint or feedback.HINTS.get(verdict, "")
+        report["speedup"] = report["speedup_ci"] = None
+        report["first_call_s"] = self.first_call_s
+        try:
+            report["sizes"] = [
+                self._size_summary(record) if record.correct and record.times["submission"] else _size_entry(record.size, correct=False)
+                for record in self.records.values()
+            ]
+        except Exception:
+            report["sizes"] = []
+
+    def _make_inputs(self, size):
+        seed = int.from_bytes(os.urandom(4), "little")
+        args = self.inputs.make_inputs(size, seed)
+        return tuple(args) if isinstance(args, (tuple, list)) else (args,)
+
+    def _cleanup(self):
+        for side in self.sides.values():
+            side.kill()
+        procs.kill_all_descendants()
+        for side in self.sides.values():
+            if side.process is not None:
+                try:
+                    side.process.wait(timeout=2)
+                except Exception:
+                    pass
+            if side.drain is not None:
+                side.drain.join(timeout=1)
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _size_entry(size, correct, **numbers):
+    entry = {
+        "size": size,
+        "time_s": None,
+        "reference_time_s": None,
+        "speedup": None,
+        "speedup_ci": None,
+        "peak_memory_bytes": None,
+        "reference_peak_memory_bytes": None,
+        "correct": correct,
+        "first_call_s": None,
+        "reference_first_call_s": None,
+    }
+    entry.update(numbers)
+    return entry
+
+
+def _where(exc):
+    """Exception type, message and innermost frame, for the host's logs."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    place = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    return f"{type(exc).__name__}: {str(exc)[:300]}{place}"
+
+
+def _returned_bytes(value):
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, tuple):
+        return sum(_returned_bytes(item) for item in value)
+    return 0
+
+
+def _load_trusted_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

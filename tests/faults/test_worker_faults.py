@@ -1,0 +1,153 @@
+"""Faults with real processes: a worker SIGKILLed mid-grading, Redis restarted
+with messages queued, the database cut while a task runs. Every submission
+ends graded exactly once."""
+import json
+import time
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from grader import services
+from grader.models import Submission
+from grader.states import Status, Verdict
+from interview_platform.celery import app
+from tests.hostile.conftest import sandbox_processes
+
+from .conftest import (
+    TcpProxy, all_done, free_port, manage_shell, private_redis, requires_services, service_env, wait_for,
+)
+
+pytestmark = [requires_services, pytest.mark.slow]
+
+#: An honest answer that takes a few seconds to load, so a worker can be killed mid-run.
+SLOW_HONEST = """import time
+import numpy as np
+
+time.sleep(4)
+
+
+def transform(x):
+    return np.sqrt(x * x + 1.0) * 2.0 - x
+"""
+
+
+def create_via_service(env, user, version, code, count=1):
+    """create_submission in a separate process: the real on-commit enqueue to the broker in `env`."""
+    script = (
+        "import json\n"
+        "from django.contrib.auth import get_user_model\n"
+        "from grader.services import create_submission\n"
+        "from questions.models import ExerciseVersion\n"
+        f"user = get_user_model().objects.get(pk={user.pk})\n"
+        f"version = ExerciseVersion.objects.get(pk={version.pk})\n"
+        f"ids = [create_submission(user, version, {code!r}).pk for _ in range({count})]\n"
+        "print(json.dumps(ids))\n"
+    )
+    return json.loads(manage_shell(env, script).strip().splitlines()[-1])
+
+
+def sweep_via_service(env):
+    out = manage_shell(env, "import json; from grader.services import sweep_stuck_submissions as s; print(json.dumps(s()))")
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def backdate(ids, seconds):
+    past = timezone.now() - timedelta(seconds=seconds)
+    Submission.objects.filter(pk__in=ids, status=Status.RUNNING).update(started_at=past)
+    Submission.objects.filter(pk__in=ids).update(created_at=past)
+
+
+def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
+    postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user
+):
+    env = service_env(postgres_url, broker_url, run_dir)
+    user = make_user("killed-worker")
+    [submission_id] = create_via_service(env, user, tiny_version, SLOW_HONEST)
+    first = start_worker(env, name="first")
+    wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
+    time.sleep(1.0)
+    first.kill()
+    wait_for(lambda: not sandbox_processes(), 10, "the orphaned sandbox to die with its worker")
+    row = Submission.objects.get(pk=submission_id)
+    assert (row.status, row.attempts) == (Status.RUNNING, 1)
+
+    start_worker(env, name="second")
+    backdate([submission_id], services.RECLAIM_RUNNING_AFTER_S + 1)
+    assert sweep_via_service(env) == {"requeued": 1, "failed": 0}
+    wait_for(all_done([submission_id]), 60, "the requeued submission to be graded")
+    row = Submission.objects.get(pk=submission_id)
+    assert row.verdict == Verdict.ACCEPTED, row.report
+    assert row.attempts == 2
+    assert row.platform_error == "the grading worker stopped mid-run"
+    from interview_platform.leaderboards.models import LeaderboardEntry
+
+    assert LeaderboardEntry.objects.filter(user=user).count() <= 1
+
+
+def test_killed_workers_message_is_redelivered_without_the_sweep(
+    postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user
+):
+    """acks_late + reject_on_worker_lost: the unacknowledged message comes back
+    after the visibility timeout and the next worker reclaims the row."""
+    env = service_env(postgres_url, broker_url, run_dir)
+    user = make_user("redelivered")
+    [submission_id] = create_via_service(env, user, tiny_version, SLOW_HONEST)
+    first = start_worker(env, name="first")
+    wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
+    first.kill()
+    # The claim is only stale (reclaimable) after RECLAIM_RUNNING_AFTER_S; time passing is simulated.
+    backdate([submission_id], services.RECLAIM_RUNNING_AFTER_S + 1)
+    start_worker(env, name="second")
+    wait_for(all_done([submission_id]), 60 + 60, "redelivery after the visibility timeout")
+    row = Submission.objects.get(pk=submission_id)
+    assert row.verdict == Verdict.ACCEPTED and row.attempts == 2
+
+
+def test_redis_restart_loses_messages_and_the_sweep_recovers_them(
+    postgres_url, run_dir, start_worker, tiny_version, make_user
+):
+    port = free_port()
+    solution = tiny_version.solution_code
+    with private_redis(port) as restart_redis:
+        env = service_env(postgres_url, f"redis://127.0.0.1:{port}/0", run_dir)
+        user = make_user("redis-restart")
+        ids = create_via_service(env, user, tiny_version, solution, count=3)
+        restart_redis()  # no persistence: the three messages are gone
+        start_worker(env)
+        time.sleep(3)
+        assert Submission.objects.filter(pk__in=ids, status=Status.QUEUED).count() == 3, "nothing should have been delivered"
+        backdate(ids, services.REQUEUE_QUEUED_AFTER_S + 1)
+        assert sweep_via_service(env) == {"requeued": 3, "failed": 0}
+        wait_for(all_done(ids), 60, "the requeued submissions to be graded")
+    rows = Submission.objects.filter(pk__in=ids)
+    assert [(row.verdict, row.attempts) for row in rows] == [(Verdict.ACCEPTED, 1)] * 3
+
+
+def test_database_cut_while_a_task_runs_is_retried_and_completes(
+    postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user
+):
+    """The worker reaches PostgreSQL through a proxy that is cut for a few
+    seconds while its task claims the row; the task must retry and finish."""
+    proxy_port = free_port()
+    host_port = postgres_url.rsplit("@", 1)[1].split("/", 1)[0]
+    host, port = host_port.rsplit(":", 1)
+    proxy = TcpProxy(host, int(port), proxy_port).start()
+    try:
+        proxied_url = postgres_url.replace(f"@{host_port}/", f"@127.0.0.1:{proxy_port}/")
+        env = service_env(proxied_url, broker_url, run_dir)
+        start_worker(env)
+        user = make_user("db-cut")
+        submission = Submission.objects.create(user=user, exercise=tiny_version, code=tiny_version.solution_code)
+        proxy.cut()
+        with app.connection_for_write(broker_url) as broker:
+            from grader.tasks import grade_submission
+
+            grade_submission.apply_async(args=[submission.pk], queue="cpu", connection=broker)
+        time.sleep(4)  # the worker takes the task and finds no database
+        proxy.restore()
+        wait_for(all_done([submission.pk]), 60, "the task to retry once the database is back")
+    finally:
+        proxy.cut()
+    row = Submission.objects.get(pk=submission.pk)
+    assert row.verdict == Verdict.ACCEPTED and row.attempts == 1

@@ -1,0 +1,70 @@
+"""A tiny exercise that grades in seconds, as a spec + files and as database rows."""
+import pytest
+
+from grader.grading import HARNESS_DIR, Exercise
+from questions.models import ExerciseVersion, Kind, Question
+
+TINY_SPEC = {
+    "target": "cpu",
+    "entry_point": "scale",
+    "sizes": [2000, 8000],
+    "check_sizes": [100],
+    "edge_sizes": [0, 1],
+    "tolerance": {"rtol": 1e-12, "atol": 0.0},
+    "repeats": 3,
+    "limits": {"time_s": 40, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16},
+    "allowed_imports": ["numpy", "math"],
+    "graded_on": ["time"],
+}
+TINY_FILES = {
+    "reference.py": (
+        "import numpy as np\n\n\n"
+        "def scale(x):\n"
+        "    out = np.empty_like(x)\n"
+        "    for i in range(len(x)):\n"
+        "        out[i] = x[i] * 3.0 + 1.0\n"
+        "    return out\n"
+    ),
+    "inputs.py": (
+        "import numpy as np\n\n\n"
+        "def make_inputs(size, seed):\n"
+        "    return (np.random.default_rng(seed).standard_normal(size),)\n"
+    ),
+    "solution.py": "def scale(x):\n    return x * 3.0 + 1.0\n",
+    "starter.py": "def scale(x):\n    # Return x * 3 + 1, faster than a loop.\n    return x\n",
+}
+#: Submissions with a known outcome.
+WRONG_ANSWER = "def scale(x):\n    return x * 3.0\n"
+RAISES = "def scale(x):\n    raise ValueError('boom')\n"
+ENDLESS = "def scale(x):\n    while True:\n        pass\n"
+MEMORY_HOG = "def scale(x):\n    hog = []\n    while True:\n        hog.append(b\"\\x01\" * (64 * 1024 * 1024))\n"
+
+harness_landed = (HARNESS_DIR / "main.py").exists()
+needs_harness = pytest.mark.skipif(not harness_landed, reason="grader/harness/main.py is not there yet")
+
+
+@pytest.fixture
+def tiny_exercise():
+    return Exercise(slug="tiny-scale", spec=dict(TINY_SPEC), files=dict(TINY_FILES))
+
+
+@pytest.fixture
+def exercise_version(db):
+    question = Question.objects.create(
+        slug="tiny-scale",
+        title="Scale an array",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Return `x * 3 + 1`.",
+    )
+    return ExerciseVersion.objects.create(
+        question=question,
+        number=1,
+        spec=dict(TINY_SPEC),
+        reference_code=TINY_FILES["reference.py"],
+        starter_code=TINY_FILES["starter.py"],
+        inputs_code=TINY_FILES["inputs.py"],
+        solution_code=TINY_FILES["solution.py"],
+        content_hash="tiny",
+    )

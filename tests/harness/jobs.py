@@ -1,0 +1,98 @@
+"""Runs the real harness as a subprocess on a temporary job directory (no
+sandbox: the harness only needs the directory, passed as its argument)."""
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from grader.harness import COMMAND, protocol
+
+HARNESS_SOURCE = Path(__file__).resolve().parents[2] / "grader" / "harness"
+
+FLOAT_INPUTS = """
+import numpy as np
+
+def make_inputs(size, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.standard_normal(size),)
+"""
+
+LOOP_REFERENCE = """
+import math
+import numpy as np
+
+def transform(x):
+    out = np.empty_like(x)
+    for i in range(len(x)):
+        out[i] = math.sqrt(x[i] * x[i] + 1.0)
+    return out
+"""
+
+VECTOR_SOLUTION = """
+import numpy as np
+
+def transform(x):
+    out = x * x
+    out += 1.0
+    np.sqrt(out, out=out)
+    return out
+"""
+
+DEFAULT_JOB = {
+    "mode": "full",
+    "entry_point": "transform",
+    "sizes": [2000, 8000],
+    "edge_sizes": [0, 1, 7],
+    "tolerance": {"rtol": 1e-9, "atol": 0.0},
+    "repeats": 5,
+    "target": "cpu",
+    "allowed_imports": ["numpy", "math"],
+    "graded_on": ["time", "memory"],
+    "limits": {"time_s": 60, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 64},
+}
+
+
+class Run:
+    def __init__(self, report, stdout, stderr, returncode, secret):
+        self.report = report
+        self.stdout = stdout
+        self.stderr = stderr
+        self.returncode = returncode
+        self.secret = secret
+
+    @property
+    def verdict(self):
+        return self.report["verdict"]
+
+    def __repr__(self):
+        return json.dumps(self.report, indent=1)[:3000]
+
+
+def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS, check=None, timeout=120, **job_changes):
+    """Builds a job directory under `directory`, runs COMMAND on it, returns the verified report."""
+    job_dir = Path(directory) / "job"
+    shutil.copytree(HARNESS_SOURCE, job_dir / "harness", ignore=shutil.ignore_patterns("__pycache__"))
+    job = json.loads(json.dumps(DEFAULT_JOB))
+    for key, value in job_changes.items():
+        if key == "limits":
+            job["limits"].update(value)
+        else:
+            job[key] = value
+    (job_dir / "job.json").write_text(json.dumps(job))
+    (job_dir / "submission.py").write_text(textwrap.dedent(submission))
+    (job_dir / "reference.py").write_text(textwrap.dedent(reference))
+    (job_dir / "inputs.py").write_text(textwrap.dedent(inputs))
+    if check is not None:
+        (job_dir / "check.py").write_text(textwrap.dedent(check))
+    command = [sys.executable if part == "python3" else part.replace("/job", str(job_dir)) for part in COMMAND]
+    secret = secrets.token_hex(16).encode()
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO", "PYTEST"))}
+    completed = subprocess.run(command, input=secret + b"\n", capture_output=True, timeout=timeout, env=env)
+    report = protocol.parse_report(secret, completed.stdout)
+    assert report is not None, f"no signed report; rc={completed.returncode}\nstdout={completed.stdout[-2000:]!r}\nstderr={completed.stderr[-4000:]!r}"
+    assert completed.returncode == 0
+    return Run(report, completed.stdout, completed.stderr, completed.returncode, secret)

@@ -1,0 +1,304 @@
+"""The harness end to end, as a real subprocess on a temporary job directory."""
+import json
+
+import pytest
+
+from grader.harness import protocol
+
+from .jobs import LOOP_REFERENCE, VECTOR_SOLUTION, run_job
+
+REPORT_FIELDS = {
+    "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
+    "scaling_exponent", "reference_scaling_exponent", "first_call_s", "hint", "failure", "hardware", "harness_version",
+}
+SIZE_FIELDS = {
+    "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
+    "correct", "first_call_s", "reference_first_call_s",
+}
+
+
+def test_vectorised_answer_beats_python_loop(tmp_path):
+    run = run_job(tmp_path, VECTOR_SOLUTION)
+    report = run.report
+    assert run.verdict == "accepted", run
+    assert set(report) == REPORT_FIELDS
+    assert all(set(entry) == SIZE_FIELDS for entry in report["sizes"])
+    assert [entry["size"] for entry in report["sizes"]] == [2000, 8000]
+    assert report["speedup"] > 1
+    low, high = report["speedup_ci"]
+    assert low <= report["speedup"] <= high
+    assert report["hardware"] == "cpu"
+    assert report["first_call_s"] > 0
+    assert report["reference_scaling_exponent"] > 0.5
+    assert "Correct on all 2 sizes and 3 edge cases" in report["message"]
+    assert "faster than the reference" in report["message"]
+
+
+def test_doing_twice_the_work_reads_about_half(tmp_path):
+    reference = """
+    import numpy as np
+
+    def total(x):
+        return float(np.sin(x).sum())
+    """
+    submission = """
+    import numpy as np
+
+    def total(x):
+        first = float(np.sin(x).sum())
+        second = float(np.sin(x).sum())
+        return (first + second) / 2.0
+    """
+    run = run_job(tmp_path, submission, reference, entry_point="total", sizes=[1_000_000], edge_sizes=[1], repeats=15)
+    assert run.verdict == "accepted", run
+    assert 0.35 <= run.report["speedup"] <= 0.65, run
+    assert "slower than the reference" in run.report["message"]
+
+
+def test_wrong_value_reports_first_mismatch(tmp_path):
+    submission = """
+    import numpy as np
+
+    def transform(x):
+        out = np.sqrt(x * x + 1.0)
+        if out.size > 5:
+            out[5] += 1.0
+        return out
+    """
+    run = run_job(tmp_path, submission)
+    assert run.verdict == "wrong_answer", run
+    failure = run.report["failure"]
+    assert failure["index"] == [5]
+    assert float(failure["got"]) - float(failure["expected"]) == pytest.approx(1.0)
+    assert failure["tolerance"] == {"rtol": 1e-9, "atol": 0.0}
+    assert failure["input"] == "edge size 7"
+    assert "index [5]" in run.report["message"]
+    assert run.report["speedup"] is None
+
+
+def test_number_where_nan_is_expected_is_wrong(tmp_path):
+    inputs = """
+    import numpy as np
+
+    def make_inputs(size, seed):
+        return (np.random.default_rng(seed).standard_normal(size),)
+
+    def edge_cases():
+        return [(np.array([1.0, np.nan, np.inf, -np.inf]),)]
+    """
+    reference = "import numpy as np\n\ndef transform(x):\n    return x * 2.0\n"
+    submission = "import numpy as np\n\ndef transform(x):\n    return np.nan_to_num(x * 2.0, nan=0.0, posinf=np.inf, neginf=-np.inf)\n"
+    run = run_job(tmp_path, submission, reference, inputs)
+    assert run.verdict == "wrong_answer", run
+    assert run.report["failure"]["index"] == [1]
+    assert run.report["failure"]["expected"] == "nan"
+    assert run.report["failure"]["got"] == "0.0"
+
+
+def test_exception_gives_traceback_of_submission_frames_only(tmp_path):
+    submission = """
+    import numpy as np
+
+    def helper(x):
+        raise ValueError("negative values are not supported")
+
+    def transform(x):
+        return helper(x)
+    """
+    run = run_job(tmp_path, submission)
+    assert run.verdict == "runtime_error", run
+    traceback = run.report["failure"]["traceback"]
+    assert 'File "solution.py", line 5, in helper' in traceback
+    assert 'File "solution.py", line 8, in transform' in traceback
+    assert traceback.rstrip().endswith("ValueError: negative values are not supported")
+    assert "runner.py" not in traceback and "harness" not in traceback and "/job" not in traceback
+    assert len(traceback.splitlines()) <= 40
+
+
+def test_disallowed_import_is_rejected_before_running(tmp_path):
+    submission = "import numpy as np\nimport subprocess\n\ndef transform(x):\n    return x\n"
+    run = run_job(tmp_path, submission)
+    assert run.verdict == "rejected", run
+    assert "`subprocess`" in run.report["message"] and "Line 2" in run.report["message"]
+    assert run.report["failure"] == {"line": 2}
+
+
+def test_array_subclass_and_fake_array_are_wrong_answers(tmp_path):
+    subclass = """
+    import numpy as np
+
+    class Sneaky(np.ndarray):
+        pass
+
+    def transform(x):
+        return np.sqrt(x * x + 1.0).view(Sneaky)
+    """
+    run = run_job(tmp_path / "subclass", subclass)
+    assert run.verdict == "wrong_answer", run
+    assert "subclass of numpy.ndarray" in run.report["message"]
+
+    fake = """
+    import numpy as np
+
+    class Lazy:
+        def __init__(self, x):
+            self.x = x
+
+        def __array__(self, dtype=None, copy=None):
+            return np.sqrt(self.x * self.x + 1.0)
+
+    def transform(x):
+        return Lazy(x)
+    """
+    run = run_job(tmp_path / "fake", fake)
+    assert run.verdict == "wrong_answer", run
+    assert "imitates an array" in run.report["message"]
+
+
+def test_list_and_wrong_dtype_are_wrong_answers(tmp_path):
+    as_list = "import numpy as np\n\ndef transform(x):\n    return list(np.sqrt(x * x + 1.0))\n"
+    run = run_job(tmp_path / "list", as_list)
+    assert run.verdict == "wrong_answer" and "a list" in run.report["message"], run
+    as_int = "import numpy as np\n\ndef transform(x):\n    return np.sqrt(x * x + 1.0).astype(np.int64)\n"
+    run = run_job(tmp_path / "int", as_int)
+    assert run.verdict == "wrong_answer" and "signed integer array" in run.report["message"], run
+
+
+def test_input_mutation_is_caught(tmp_path):
+    submission = """
+    import numpy as np
+
+    def transform(x):
+        np.multiply(x, x, out=x)
+        x += 1.0
+        return np.sqrt(x, out=x)
+    """
+    run = run_job(tmp_path, submission)
+    assert run.verdict == "wrong_answer", run
+    assert "modified its input (argument 1)" in run.report["message"]
+
+
+def test_output_flood_hits_output_limit(tmp_path):
+    submission = """
+    import numpy as np
+
+    def transform(x):
+        for i in range(100000):
+            print("spam" * 20)
+        return np.sqrt(x * x + 1.0)
+    """
+    run = run_job(tmp_path, submission, limits={"output_kb": 16})
+    assert run.verdict == "output_limit", run
+    assert b"spam" not in run.stdout
+
+
+def test_memory_hog_hits_memory_limit(tmp_path):
+    submission = """
+    import numpy as np
+
+    def transform(x):
+        hoard = []
+        for _ in range(100):
+            hoard.append(np.ones(5_000_000))  # 40 MB each, touched
+        return np.sqrt(x * x + 1.0)
+    """
+    run = run_job(tmp_path, submission, limits={"memory_mb": 300})
+    assert run.verdict == "memory_limit", run
+    assert run.report["failure"]["peak_memory_bytes"] > 300 * 1024 * 1024
+    assert "300 MB memory limit" in run.report["message"]
+
+
+def test_endless_loop_hits_time_limit(tmp_path):
+    submission = """
+    import numpy as np
+
+    calls = [0]
+
+    def transform(x):
+        calls[0] += 1
+        while calls[0] > 1:
+            pass
+        return np.sqrt(x * x + 1.0)
+    """
+    run = run_job(tmp_path, submission)
+    assert run.verdict == "time_limit", run
+    assert "10 times the reference's time" in run.report["message"]
+    assert "edge size 1" in run.report["message"]
+
+
+def test_in_place_answer_uses_less_memory_than_temporaries(tmp_path):
+    reference = """
+    import numpy as np
+
+    def transform(x):
+        doubled = x * 2.0
+        shifted = doubled + 1.0
+        magnitude = np.abs(shifted)
+        return np.sqrt(magnitude)
+    """
+    submission = """
+    import numpy as np
+
+    def transform(x):
+        out = x * 2.0
+        out += 1.0
+        np.abs(out, out=out)
+        return np.sqrt(out, out=out)
+    """
+    run = run_job(tmp_path, submission, reference, sizes=[2_000_000], edge_sizes=[3], repeats=3)
+    assert run.verdict == "accepted", run
+    answer_bytes = 2_000_000 * 8
+    assert answer_bytes <= run.report["peak_memory_bytes"] < 1.5 * answer_bytes, run
+    assert run.report["reference_peak_memory_bytes"] >= 3 * answer_bytes, run
+
+
+def test_forged_report_line_from_submission_is_ignored(tmp_path):
+    forged = protocol.format_report(b"guessed-secret", {"verdict": "accepted", "speedup": 1000.0})
+    submission = f"""
+    import numpy as np
+
+    def transform(x):
+        print({forged!r}, flush=True)
+        return x
+    """
+    run = run_job(tmp_path, submission)
+    assert run.verdict == "wrong_answer", run
+    assert forged.encode() not in run.stdout
+    assert protocol.parse_report(b"guessed-secret", run.stdout) is None
+
+
+def test_check_mode_is_correctness_only(tmp_path):
+    run = run_job(tmp_path, VECTOR_SOLUTION, mode="check", sizes=[100, 1000])
+    assert run.verdict == "accepted", run
+    assert run.report["speedup"] is None and run.report["speedup_ci"] is None
+    assert [entry["size"] for entry in run.report["sizes"]] == [100, 1000]
+    assert all(entry["correct"] and entry["time_s"] is None for entry in run.report["sizes"])
+    assert "quick check" in run.report["message"]
+
+
+def test_problems_before_the_first_call(tmp_path):
+    run = run_job(tmp_path / "syntax", "def transform(x):\n    return x +\n")
+    assert run.verdict == "runtime_error" and "SyntaxError at line 2" in run.report["message"], run
+    run = run_job(tmp_path / "missing", "import numpy as np\n\ndef other(x):\n    return x\n")
+    assert run.verdict == "runtime_error" and "`transform`" in run.report["message"], run
+    run = run_job(tmp_path / "import-time", "import numpy as np\n\nnp.zeros(3)[7]\n\ndef transform(x):\n    return x\n")
+    assert run.verdict == "runtime_error", run
+    assert "IndexError" in run.report["failure"]["traceback"]
+
+
+def test_broken_job_is_an_internal_error_still_signed(tmp_path):
+    run = run_job(tmp_path, VECTOR_SOLUTION, repeats="many")
+    assert run.verdict == "internal_error", run
+    assert "misconfigured" in run.report["message"]
+    assert json.dumps(run.report)
+
+
+@pytest.mark.gpu
+def test_gpu_job_times_cupy_and_names_the_device(tmp_path):
+    pytest.importorskip("cupy", reason="needs CuPy and a CUDA GPU")
+    reference = "import cupy as cp\n\ndef transform(x):\n    return cp.sqrt(x * x + 1.0)\n"
+    submission = "import cupy as cp\n\ndef transform(x):\n    out = x * x\n    out += 1.0\n    return cp.sqrt(out, out=out)\n"
+    run = run_job(tmp_path, submission, reference, target="gpu", allowed_imports=["cupy"], sizes=[1_000_000], repeats=5)
+    assert run.verdict == "accepted", run
+    assert run.report["hardware"] not in ("", "cpu")
+    assert run.report["speedup"] > 0

@@ -1,0 +1,213 @@
+"""Unit tests of the harness's pure parts: statistics, policy, comparison, codec."""
+import os
+
+import numpy as np
+import pytest
+
+from grader.harness import compare, feedback, imports, ipc, stats
+from grader.states import Verdict
+
+TOLERANCE = {"rtol": 1e-9, "atol": 0.0}
+
+
+# -- statistics -----------------------------------------------------------------
+
+
+def test_speedup_is_ratio_of_medians():
+    reference = [10.0, 11.0, 9.0, 100.0, 10.5]
+    submission = [2.0, 2.2, 1.8, 2.1, 50.0]
+    assert stats.speedup(reference, submission) == pytest.approx(10.5 / 2.1)
+
+
+def test_interval_is_deterministic_and_contains_the_truth():
+    rng = np.random.default_rng(7)
+    true_speedup = 4.0
+    hits = 0
+    for _ in range(40):
+        submission = rng.lognormal(np.log(0.01), 0.1, size=15)
+        reference = submission * true_speedup * rng.lognormal(0.0, 0.1, size=15)
+        low, high = stats.speedup_interval(reference, submission)
+        assert (low, high) == stats.speedup_interval(reference, submission)
+        assert low <= stats.speedup(reference, submission) <= high
+        hits += low <= true_speedup <= high
+    assert hits >= 32  # a 95% interval; bootstrap intervals run a little narrow on 15 pairs
+
+
+def test_interval_needs_three_pairs():
+    assert stats.speedup_interval([1.0, 2.0], [1.0, 2.0]) is None
+    with pytest.raises(ValueError):
+        stats.speedup_interval([1.0, 2.0, 3.0], [1.0, 2.0])
+
+
+def test_scaling_exponent_fits_power_laws():
+    sizes = [1000, 10_000, 100_000]
+    assert stats.scaling_exponent(sizes, [2e-9 * n for n in sizes]) == pytest.approx(1.0)
+    assert stats.scaling_exponent(sizes, [3e-12 * n * n for n in sizes]) == pytest.approx(2.0)
+    assert stats.scaling_exponent([0, 1000], [1e-6, 1e-3]) is None
+    assert stats.scaling_exponent([5000], [1.0]) is None
+
+
+# -- policy ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "source, fragment",
+    [
+        ("import os\n", "`os`"),
+        ("from subprocess import run\n", "`subprocess`"),
+        ("import numpy.ctypeslib\n", "`numpy.ctypeslib`"),
+        ("import scipy\n", "`scipy`"),
+        ("x = eval('1')\n", "`eval`"),
+        ("f = open('/etc/passwd')\n", "`open`"),
+        ("__import__('os')\n", "`__import__`"),
+        ("k = ().__class__.__subclasses__()\n", "`.__subclasses__`"),
+        ("import numpy as np\np = np.zeros(3).ctypes\n", "`.ctypes`"),
+        ("import numpy as np\nnp.f2py.os.system('id')\n", "`.system`"),
+        ("from . import helper\n", "relative imports"),
+    ],
+)
+def test_policy_rejects(source, fragment):
+    problem = imports.check_source(source + "def transform(x):\n    return x\n", ["numpy", "math"], "transform")
+    assert problem is not None and problem.verdict == "rejected"
+    assert fragment in problem.message
+    assert problem.message.startswith(f"Line {source.count(chr(10))}:")
+
+
+def test_policy_accepts_ordinary_code_and_finds_entry_point():
+    source = (
+        "import math\nimport numpy as np\nfrom functools import lru_cache\n\n"
+        "class Helper:\n    def __init__(self):\n        super().__init__()\n\n"
+        "def transform(x):\n    return np.sqrt(x) + math.pi\n"
+    )
+    assert imports.check_source(source, ["numpy"], "transform") is None
+    assert imports.check_source("import numpy as np\ntransform = np.sqrt\n", ["numpy"], "transform") is None
+    missing = imports.check_source("def other(x):\n    return x\n", ["numpy"], "transform")
+    assert missing.verdict == "runtime_error" and "`transform`" in missing.message
+
+
+def test_forbidden_modules_win_over_the_exercise_list():
+    problem = imports.check_source("import os\ndef transform(x):\n    return x\n", ["os", "numpy"], "transform")
+    assert problem.verdict == "rejected"
+
+
+def test_runtime_import_guard():
+    guarded = imports.guarded_builtins(["numpy"])
+    assert "eval" not in guarded and "open" not in guarded and "getattr" not in guarded
+    assert guarded["__import__"]("numpy") is np
+    with pytest.raises(ImportError, match="'os' is not allowed"):
+        guarded["__import__"]("os")
+    with pytest.raises(ImportError):
+        guarded["__import__"]("numpy", fromlist=("ctypeslib",))
+    namespace = {"__builtins__": guarded}
+    with pytest.raises(ImportError):
+        exec("import subprocess", namespace)
+
+
+# -- comparison -----------------------------------------------------------------
+
+
+def test_nan_matches_only_nan_and_inf_only_same_signed_inf():
+    expected = np.array([np.nan, np.inf, -np.inf, 1.0])
+    assert compare.compare(expected, expected.copy(), TOLERANCE) is None
+    for position, wrong in [(0, 0.0), (1, -np.inf), (2, 1e308), (3, np.nan)]:
+        got = expected.copy()
+        got[position] = wrong
+        mismatch = compare.compare(expected, got, TOLERANCE)
+        assert mismatch is not None and mismatch.failure["index"] == [position]
+
+
+def test_tolerance_and_first_mismatch_details():
+    expected = np.arange(12, dtype=float).reshape(3, 4)
+    got = expected * (1 + 1e-12)
+    assert compare.compare(expected, got, TOLERANCE) is None
+    got[1, 2] += 0.5
+    got[2, 3] += 0.5
+    mismatch = compare.compare(expected, got, TOLERANCE)
+    assert mismatch.failure["index"] == [1, 2]
+    assert mismatch.failure["expected"] == "6.0" and mismatch.failure["mismatches"] == 2
+
+
+def test_type_dtype_and_shape_must_match():
+    expected = np.zeros(4)
+    assert "shape (2, 2)" in compare.compare(expected, np.zeros((2, 2)), TOLERANCE).message
+    assert "signed integer" in compare.compare(expected, np.zeros(4, dtype=np.int32), TOLERANCE).message
+    assert "a list" in compare.compare(expected, ipc.UnsupportedValue("a list"), TOLERANCE).message
+    assert compare.compare(3.0, np.float64(3.0), TOLERANCE) is None
+    assert "(item 1 of the tuple)" in compare.compare((np.ones(2), 1), (np.ones(2), 2), TOLERANCE).message
+
+
+def test_custom_check_overrides_values_not_types():
+    def check(expected, got, args):
+        return bool(np.allclose(np.sort(expected), np.sort(got))), "not a permutation"
+
+    assert compare.compare(np.array([1.0, 2.0]), np.array([2.0, 1.0]), TOLERANCE, check) is None
+    assert compare.compare(np.array([1.0, 2.0]), np.array([2.0, 3.0]), TOLERANCE, check).message == "not a permutation"
+    assert compare.compare(np.array([1.0, 2.0]), [2.0, 1.0], TOLERANCE, check) is not None
+
+
+# -- codec ----------------------------------------------------------------------
+
+
+def _sealed(value):
+    arena = ipc.Arena()
+    meta = ipc.encode(value, arena)
+    return meta, arena, arena.write_memfd("test", seal=True)
+
+
+def test_codec_round_trip_through_sealed_memfd():
+    value = (np.arange(10, dtype=">f8"), np.float32(1.5), 7, float("nan"), None, np.zeros((0, 3)))
+    meta, arena, fd = _sealed(value)
+    try:
+        decoded = ipc.decode(meta, ipc.Buffer.from_sealed_fd(fd, arena.size))
+    finally:
+        os.close(fd)
+    assert np.array_equal(decoded[0], value[0]) and decoded[1] == np.float32(1.5) and decoded[2] == 7
+    assert np.isnan(decoded[3]) and decoded[4] is None and decoded[5].shape == (0, 3)
+    assert not decoded[0].flags.writeable
+
+
+def test_decoder_refuses_unsealed_memfds_and_bad_metadata():
+    arena = ipc.Arena()
+    meta = ipc.encode(np.ones(4), arena)
+    fd = arena.write_memfd("unsealed", seal=False)
+    try:
+        with pytest.raises(ipc.ProtocolError):
+            ipc.Buffer.from_sealed_fd(fd, arena.size)
+    finally:
+        os.close(fd)
+    meta, arena, fd = _sealed(np.ones(4))
+    try:
+        with pytest.raises(ipc.ProtocolError):
+            ipc.Buffer.from_sealed_fd(fd, arena.size + 4096)
+        buffer = ipc.Buffer.from_sealed_fd(fd, arena.size)
+    finally:
+        os.close(fd)
+    for bad in [dict(meta, dtype="O"), dict(meta, dtype="V8"), dict(meta, shape=[10**6]), dict(meta, offset=-4096), {"t": "pickle"}]:
+        with pytest.raises(ipc.ProtocolError):
+            ipc.decode(bad, buffer)
+
+
+def test_encoder_refuses_what_is_not_plain_data():
+    class Sub(np.ndarray):
+        pass
+
+    for value, fragment in [([1.0], "a list"), (np.zeros(2).view(Sub), "subclass"), (np.array([object()]), "dtype object")]:
+        with pytest.raises(ipc.Unsupported, match=fragment):
+            ipc.encode(value, ipc.Arena())
+
+
+def test_verdict_words_match_grader_states():
+    assert feedback.VERDICTS == Verdict.ALL
+
+
+def test_gpu_memory_probe_is_silent_without_nvml():
+    try:
+        import pynvml  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("pynvml is installed here")
+    from grader.harness.gpu import MemoryProbe
+
+    probe = MemoryProbe()
+    assert not probe.available and probe.used_bytes() is None

@@ -1,0 +1,136 @@
+"""Author pages: staff in the Authors group validate an exercise in the real
+sandbox, save edits as new versions and export them to the bank."""
+import pytest
+import yaml
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from grader.models import Submission
+from interview_platform.teams.authoring_services import version_files
+from interview_platform.teams.models import AuthoringEvent
+from questions import loader
+from questions.models import ExerciseVersion, Kind, Question
+
+pytestmark = pytest.mark.django_db
+
+SPEC = {
+    "target": "cpu", "entry_point": "transform", "sizes": [20000, 40000], "edge_sizes": [0, 1],
+    "tolerance": {"rtol": 1e-9, "atol": 0.0}, "repeats": 3,
+    "limits": {"time_s": 30, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16},
+    "allowed_imports": ["numpy"], "graded_on": ["time", "memory"],
+}
+FILES = {
+    "reference.py": "import numpy as np\n\ndef transform(values):\n    return np.array([v * v for v in values])\n",
+    "starter.py": "def transform(values):\n    return values\n",
+    "inputs.py": "import numpy as np\n\ndef make_inputs(size, seed):\n    return (np.random.default_rng(seed).random(size),)\n",
+    "solution.py": "import numpy as np\n\ndef transform(values):\n    return np.square(values)\n",
+}
+
+
+@pytest.fixture
+def author(staff_author):
+    Group.objects.get(name="Authors").user_set.add(staff_author)
+    return staff_author
+
+
+@pytest.fixture
+def exercise(db):
+    question = Question.objects.create(
+        slug="square-fast", title="Square fast", topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy", kind=Kind.CODING, prompt="Square it.", sample_answer="Use NumPy.",
+    )
+    return ExerciseVersion.objects.create(
+        question=question, number=1, spec=SPEC, content_hash=loader.exercise_content_hash(SPEC, FILES),
+        **{loader.EXERCISE_FILES[name]: text for name, text in FILES.items()},
+    )
+
+
+def edit_data(**changes):
+    form = {"spec": yaml.safe_dump(SPEC), "reference": FILES["reference.py"], "starter": FILES["starter.py"],
+            "inputs": FILES["inputs.py"], "solution": FILES["solution.py"], "check": ""}
+    form.update(changes)
+    return form
+
+
+def test_authors_group_grants_the_permission(author, make_user):
+    assert author.has_perm("teams.author_questions")
+    assert not author.is_superuser
+    plain_staff = make_user("plain-staff", is_staff=True)
+    assert not plain_staff.has_perm("teams.author_questions")
+
+
+def test_staff_outside_the_group_are_refused(client, make_user):
+    client.force_login(make_user("plain-staff", is_staff=True))
+    assert client.get(reverse("teams:authoring")).status_code == 403
+
+
+def test_validation_measures_speedup_and_memory(client, author, exercise):
+    client.force_login(author)
+    response = client.post(reverse("teams:authoring_validate", args=[exercise.question.slug]), follow=True)
+    exercise.refresh_from_db()
+    report = exercise.validation_report
+    assert report["verdict"] == "accepted"
+    assert report["speedup"] > 1
+    assert report["peak_memory_bytes"] > 0 and report["reference_peak_memory_bytes"] > 0
+    page = response.content.decode()
+    assert "Validation passed" in page
+    assert "MiB" in page
+    assert AuthoringEvent.objects.get().action == AuthoringEvent.Action.VALIDATED
+    assert not Submission.objects.exists()  # validation is not a learner's submission
+
+
+def test_edit_saves_a_new_version_and_keeps_the_old(client, author, exercise, candidate):
+    old_submission = Submission.objects.create(user=candidate, exercise=exercise, code="x = 1")
+    faster = "import numpy as np\n\ndef transform(values):\n    return values * values\n"
+    client.force_login(author)
+    response = client.post(
+        reverse("teams:authoring_edit", args=[exercise.question.slug]),
+        edit_data(solution=faster.replace("\n", "\r\n"), save="1"),
+    )
+    assert response.status_code == 302
+    v1, v2 = exercise.question.exercise_versions.order_by("number")
+    assert v1.solution_code == FILES["solution.py"]  # untouched
+    assert v2.number == 2 and v2.solution_code == faster
+    assert v2.validation_report["verdict"] == "accepted"
+    assert v2.content_hash == loader.exercise_content_hash(SPEC, version_files(v2))
+    old_submission.refresh_from_db()
+    assert old_submission.exercise == v1
+
+
+def test_edit_that_fails_validation_is_not_saved(client, author, exercise):
+    wrong = "def transform(values):\n    return values + 1\n"
+    client.force_login(author)
+    response = client.post(reverse("teams:authoring_edit", args=[exercise.question.slug]), edit_data(solution=wrong, save="1"))
+    assert "Validation failed, so no version was saved" in response.content.decode()
+    assert exercise.question.exercise_versions.count() == 1
+
+
+def test_unchanged_edit_is_refused(client, author, exercise):
+    client.force_login(author)
+    response = client.post(reverse("teams:authoring_edit", args=[exercise.question.slug]), edit_data(save="1"))
+    assert "Nothing changed" in response.content.decode()
+
+
+def test_bad_spec_is_explained(client, author, exercise):
+    client.force_login(author)
+    response = client.post(
+        reverse("teams:authoring_edit", args=[exercise.question.slug]), edit_data(spec="target: tpu\nentry_point: x\n", save="1")
+    )
+    page = response.content.decode()
+    assert "bad target" in page
+    assert exercise.question.exercise_versions.count() == 1
+
+
+def test_export_writes_the_bank_entry_load_bank_reads(client, author, exercise, tmp_path, monkeypatch):
+    monkeypatch.setattr(loader, "default_bank_dir", lambda: tmp_path)
+    client.force_login(author)
+    client.post(reverse("teams:authoring_export", args=[exercise.question.slug]))
+    folder = tmp_path / "algorithmic-complexity" / "square-fast"
+    assert (folder / "question.md").is_file()
+    assert (folder / "solution.py").read_text() == FILES["solution.py"]
+    entries, errors = loader.read_bank(tmp_path)
+    assert errors == []
+    assert entries[0].exercise_hash == exercise.content_hash
+    question = Question.objects.get(pk=exercise.question.pk)
+    assert question.source_path == "algorithmic-complexity/square-fast"
+    assert question.content_hash == entries[0].content_hash

@@ -1,0 +1,63 @@
+"""The candidate's pages in real Chromium: the countdown from the server's
+deadline, answers autosaved as they type, and the end screen."""
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interview_platform.teams.models import Answer, CandidateSession, FinishReason
+
+pytestmark = [pytest.mark.browser]
+
+# Playwright's sync API runs an asyncio loop in this thread; it only drives the browser.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
+
+
+@pytest.fixture
+def page(live_server, transactional_db):
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+        context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        yield page
+        browser.close()
+
+
+def test_candidate_takes_the_assessment_in_a_browser(page, invite):
+    from playwright.sync_api import expect
+
+    _, token = invite("browser.candidate@example.com")
+    page.goto(f"/teams/invitation/{token}/")
+    page.get_by_role("button", name="Start the assessment").click()
+
+    countdown = page.locator(".countdown-value")
+    expect(countdown).to_have_text(re.compile(r"^(59|60):\d\d$"))
+
+    page.get_by_label("Your answer").fill("Doubling makes the copies a geometric series.")
+    expect(page.locator(".save-status")).to_have_text(re.compile(r"^Saved"))
+
+    page.get_by_role("link", name="Next →").click()
+    page.get_by_label("Your answer").fill("4 GiB")
+    expect(page.locator(".save-status")).to_have_text(re.compile(r"^Saved"))
+
+    page.get_by_role("link", name="← Previous").click()
+    expect(page.get_by_label("Your answer")).to_have_value("Doubling makes the copies a geometric series.")
+
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Submit the assessment").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Submitted — the team will be in touch")
+
+    session = CandidateSession.objects.get()
+    assert session.finish_reason == FinishReason.SUBMITTED
+    numeric = Answer.objects.get(session=session, item__position=1)
+    assert numeric.numeric_correct is True
+    assert page.errors == []

@@ -1,0 +1,137 @@
+"""A candidate's path: the e-mailed link, the account it uses, answers saved as
+they go, code graded as an assessment submission, and the end screen."""
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from grader import services as grader_services
+from grader.models import Purpose, Submission
+from grader.states import Status, Verdict
+from interview_platform.leaderboards.models import LeaderboardEntry
+from interview_platform.teams import services
+from interview_platform.teams.models import Answer, CandidateSession
+
+pytestmark = pytest.mark.django_db
+
+LINK = re.compile(r"http://testserver(/teams/invitation/[^/\s]+/)")
+
+
+def invite_by_page(client, hiring_manager, assessment, emails, mailoutbox, django_capture_on_commit_callbacks):
+    client.force_login(hiring_manager)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("teams:invite_candidates", args=[assessment.organisation.slug, assessment.pk]), {"emails": emails})
+    client.logout()
+    return {message.to[0]: LINK.search(message.body).group(1) for message in mailoutbox}
+
+
+def test_candidate_without_an_account_completes_the_assessment(
+    client, hiring_manager, assessment, items, mailoutbox, django_capture_on_commit_callbacks, clock
+):
+    links = invite_by_page(client, hiring_manager, assessment, "New.Person@Example.com", mailoutbox, django_capture_on_commit_callbacks)
+    link = links["new.person@example.com"]
+    assert "60 minutes" in mailoutbox[0].body
+
+    landing = client.get(link)
+    assert landing.status_code == 200
+    assert "<strong>all</strong>" in landing.content.decode()  # instructions rendered from Markdown
+
+    started = client.post(link)
+    session = CandidateSession.objects.get()
+    assert started["Location"] == reverse("teams:take", args=[session.pk])
+    account = session.candidate
+    assert account.email == "new.person@example.com"
+    assert not account.has_usable_password()
+
+    page = client.get(reverse("teams:take_question", args=[session.pk, 1]))
+    assert page.status_code == 200
+    assert "Q1. Amortised cost" in page.content.decode()
+
+    saved = client.post(
+        reverse("teams:save_answer", args=[session.pk, 1]), {"text": "Geometric series"}, HTTP_ACCEPT="application/json"
+    )
+    assert saved.json()["saved"] is True
+    done = client.post(reverse("teams:finish", args=[session.pk]), follow=True)
+    assert "Submitted — the team will be in touch" in done.content.decode()
+    assert Answer.objects.get(session=session).text == "Geometric series"
+
+
+def test_existing_account_must_sign_in_first(client, candidate, invite, clock):
+    invitation, token = invite(candidate.email.upper())
+    link = reverse("teams:candidate_start", args=[token])
+    response = client.post(link)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    invitation.refresh_from_db()
+    assert invitation.used_at is None  # not used up until they sign in
+
+    client.force_login(candidate)
+    client.post(link)
+    assert CandidateSession.objects.get().candidate == candidate
+    assert get_user_model().objects.filter(email__iexact=candidate.email).count() == 1
+
+
+def test_signed_in_as_someone_else_is_refused(client, outsider, invite, clock):
+    _, token = invite("someone@example.com")
+    client.force_login(outsider)
+    response = client.post(reverse("teams:candidate_start", args=[token]))
+    assert "signed in as" in response.content.decode()
+    assert not CandidateSession.objects.exists()
+
+
+def test_numeric_answer_is_checked_with_units(session, items):
+    numeric = items[1]
+    answer, message = services.save_answer(session, numeric, numeric_input="4 GiB")
+    assert answer.numeric_correct is True and message == ""
+    answer, _ = services.save_answer(session, numeric, numeric_input="4 GB")
+    assert answer.numeric_correct is False
+    answer, message = services.save_answer(session, numeric, numeric_input="4 parsecs")
+    assert answer.numeric_correct is None
+    assert message == "Expected a value in bytes, got metres."
+
+
+def test_autosave_without_javascript_redirects_back(candidate_client, session):
+    response = candidate_client.post(reverse("teams:save_answer", args=[session.pk, 2]), {"numeric_input": "4294967296"})
+    assert response["Location"] == reverse("teams:take_question", args=[session.pk, 2])
+    assert Answer.objects.get(session=session).numeric_correct is True
+
+
+def test_code_is_graded_as_an_assessment_submission(candidate_client, candidate, session, items):
+    coding = items[2]
+    response = candidate_client.post(reverse("teams:submit_code", args=[session.pk, 3]), {"code": "def transform(v):\r\n    return v\r\n"})
+    assert response.status_code == 302
+    submission = Submission.objects.get()
+    assert submission.purpose == Purpose.ASSESSMENT
+    assert submission.exercise == coding.exercise_version
+    assert submission.user == candidate
+    assert submission.code == "def transform(v):\n    return v\n"
+    assert session.session_submissions.get().submission == submission
+
+    status = candidate_client.get(reverse("teams:submission_status", args=[session.pk, 3])).json()
+    assert status["submissions"][0]["status"] == Status.QUEUED
+
+
+def test_assessment_submissions_never_reach_leaderboards(candidate, session, items):
+    submission = services.submit_code(session, items[2], "import numpy as np\ndef transform(v):\n    return np.square(v)\n")
+    report = {"verdict": Verdict.ACCEPTED, "speedup": 12.0, "speedup_ci": [11.0, 13.0], "message": "Accepted",
+              "peak_memory_bytes": 1000, "reference_peak_memory_bytes": 4000, "hardware": "cpu"}
+    graded = grader_services.finish(submission, report)  # sends submission_graded, as a worker would
+    assert graded.verdict == Verdict.ACCEPTED and graded.speedup == 12.0
+    assert not LeaderboardEntry.objects.filter(user=candidate).exists()
+
+
+def test_rejected_code_shows_the_graders_message(candidate_client, session, settings):
+    settings.SUBMISSION_MAX_BYTES = 1024
+    response = candidate_client.post(reverse("teams:submit_code", args=[session.pk, 3]), {"code": "x = 1\n" * 400}, follow=True)
+    assert "the limit is 1,024 bytes" in response.content.decode()
+    assert not Submission.objects.exists()
+
+
+def test_written_answer_refused_for_coding_item(session, items):
+    with pytest.raises(services.TeamsError):
+        services.save_answer(session, items[2], text="prose")
+
+
+def test_candidate_cannot_reach_questions_beyond_the_assessment(candidate_client, session):
+    assert candidate_client.get(reverse("teams:take_question", args=[session.pk, 4])).status_code == 404

@@ -1,0 +1,187 @@
+"""What the team sees: per-candidate scores, the submission timeline with diffs,
+the comparison table, similarity flags and the CSV export."""
+import csv
+import io
+
+import pytest
+from django.urls import reverse
+
+from grader import services as grader_services
+from grader.states import Verdict
+from interview_platform.teams import reports, services
+from interview_platform.teams.similarity import normalised_tokens, similarity, similarity_flags
+
+pytestmark = pytest.mark.django_db
+
+SLOW = "def transform(values):\n    out = []\n    for v in values:\n        out.append(v * v)\n    return out\n"
+FAST = "import numpy as np\n\ndef transform(values):\n    # vectorised\n    return np.square(values)\n"
+FAST_RENAMED = (
+    "import numpy as xp\n\n\ndef transform(data):\n    \"\"\"Square everything.\"\"\"\n"
+    "    return xp.square(data)  # one pass\n"
+)
+DIFFERENT = (
+    "from numba import njit\n\n@njit(cache=True)\ndef transform(values):\n    n = values.shape[0]\n"
+    "    result = values.copy()\n    for i in range(n):\n        result[i] = values[i] * values[i]\n    return result\n"
+)
+
+
+def grade(submission, verdict=Verdict.ACCEPTED, speedup=None, memory=None):
+    report = {"verdict": verdict, "speedup": speedup, "speedup_ci": [speedup * 0.9, speedup * 1.1] if speedup else None,
+              "message": verdict, "peak_memory_bytes": memory, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
+    return grader_services.finish(submission, report)
+
+
+@pytest.fixture
+def answered(session, items, reviewer, clock):
+    """The candidate answered everything; the reviewer ticked 3 of 4 rubric points."""
+    concept, numeric, coding = items
+    answer, _ = services.save_answer(session, concept, text="Copies form a geometric series <script>alert(1)</script>")
+    services.save_answer(session, numeric, numeric_input="4 GiB")
+    clock.advance(minutes=5)
+    grade(services.submit_code(session, coding, SLOW), Verdict.WRONG_ANSWER)
+    clock.advance(minutes=5)
+    grade(services.submit_code(session, coding, FAST), speedup=8.0, memory=2**20)
+    clock.advance(minutes=5)
+    grade(services.submit_code(session, coding, FAST + "\n# tidy\n"), speedup=6.0, memory=2**20)
+    services.review_answer(answer, [0, 1, 2], reviewer)
+    clock.advance(minutes=10)
+    services.finish_session(session, "submitted")
+    return session
+
+
+def test_candidate_report_scores(answered):
+    report = reports.candidate_report(answered)
+    concept, numeric, coding = report.results
+    assert concept.score == 0.75
+    assert numeric.score == 1.0
+    assert coding.score == 1.0
+    assert coding.best_submission.speedup == 8.0  # best accepted, not the last
+    assert coding.memory_ratio == 0.25
+    # Weighted by difficulty points: medium 2, easy 1, hard 3.
+    assert report.score == pytest.approx((0.75 * 2 + 1 * 1 + 1 * 3) / 6)
+    assert report.pending_count == 0
+    assert report.time_used.total_seconds() == 25 * 60
+
+
+def test_unreviewed_concept_answer_is_pending(session, items):
+    services.save_answer(session, items[0], text="Something")
+    report = reports.candidate_report(session)
+    assert report.results[0].score is None
+    assert report.results[0].status_label == "Awaiting review"
+    # Unanswered numeric and coding items score 0 rather than waiting.
+    assert [result.score for result in report.results[1:]] == [0.0, 0.0]
+    assert report.pending_count == 1
+
+
+def test_timeline_diffs_each_submission_from_the_previous(answered):
+    coding = reports.candidate_report(answered).results[2]
+    timeline = coding.timeline()
+    assert [entry.submission.code for entry in timeline] == [SLOW, FAST, FAST + "\n# tidy\n"]
+    assert timeline[0].diff_lines == []
+    added = [line for css, line in timeline[1].diff_lines if css == "diff-add"]
+    assert "+    return np.square(values)" in added
+    assert ("diff-add", "+# tidy") in timeline[2].diff_lines
+
+
+def test_candidate_report_page(client, reviewer, answered, organisation):
+    client.force_login(reviewer)
+    page = client.get(reverse("teams:candidate_report", args=[organisation.slug, answered.pk])).content.decode()
+    assert "Copies form a geometric series &lt;script&gt;" in page  # candidate text is escaped
+    assert "<script>alert(1)" not in page
+    assert "Copies form a geometric series.</p>" in page  # the sample answer beside it, rendered
+    assert "8×" in page
+    assert "95% CI 7.2–8.8" in page
+    assert "1.0 MiB vs reference 4.0 MiB (0.25×)" in page
+    assert '<span class="diff-add">+    return np.square(values)</span>' in page
+    assert "25 min" in page
+
+
+def test_reviewer_ticks_rubric_points_through_the_page(client, reviewer, session, items, organisation):
+    answer, _ = services.save_answer(session, items[0], text="Geometric series")
+    client.force_login(reviewer)
+    client.post(reverse("teams:review_answer", args=[organisation.slug, session.pk, answer.pk]), {"points": ["1", "3"]})
+    answer.refresh_from_db()
+    assert answer.rubric_checked == [1, 3]
+    assert answer.reviewed_by == reviewer
+    assert reports.candidate_report(session).results[0].score == 0.5
+
+
+def test_review_rejects_points_outside_the_rubric(session, items, reviewer):
+    answer, _ = services.save_answer(session, items[0], text="x")
+    with pytest.raises(Exception, match="does not exist"):
+        services.review_answer(answer, [7], reviewer)
+
+
+def test_comparison_table_and_similarity_flags(client, hiring_manager, answered, invite, make_user, items, clock, organisation):
+    copier = make_user("copier")
+    original = make_user("original")
+    for user, code in ((copier, FAST_RENAMED), (original, DIFFERENT)):
+        invitation, _ = invite(user.email)
+        other = services.start_session(invitation, user)
+        grade(services.submit_code(other, items[2], code), speedup=5.0, memory=2**20)
+
+    client.force_login(hiring_manager)
+    response = client.get(reverse("teams:report", args=[organisation.slug, answered.assessment.pk]))
+    flags = response.context["flags"]
+    assert len(flags) == 1
+    pair = {flags[0].first.invitation.email, flags[0].second.invitation.email}
+    assert pair == {"candidate@example.com", "copier@example.com"}
+    assert len(response.context["reports"]) == 3
+    page = response.content.decode()
+    assert page.count('class="similarity-flag"') == 1
+    assert "candidate@example.com" in page and "original@example.com" in page
+
+
+def test_csv_export(client, reviewer, answered, organisation):
+    client.force_login(reviewer)
+    response = client.get(reverse("teams:report_csv", args=[organisation.slug, answered.assessment.pk]))
+    assert response["Content-Type"].startswith("text/csv")
+    assert "attachment" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["email"] == "candidate@example.com"
+    assert row["finish_reason"] == "submitted"
+    assert row["minutes_used"] == "25.0"
+    assert row["q1 doubling-table score"] == "0.75"
+    assert row["q2 gib-in-bytes score"] == "1.00"
+    assert row["q3 verdict"] == "accepted"
+    assert row["q3 speedup"] == "8.000"
+    assert row["q3 memory_vs_reference"] == "0.250"
+
+
+def test_csv_cells_cannot_become_formulas(assessment):
+    out = io.StringIO()
+    csv.writer(out).writerow([reports._cell("=HYPERLINK(1)"), reports._cell("plain")])
+    assert out.getvalue().strip() == "'=HYPERLINK(1),plain"
+
+
+# Similarity normalisation -------------------------------------------------------------------------
+
+
+def test_renamed_variables_comments_and_docstrings_still_match():
+    assert normalised_tokens(FAST) == normalised_tokens(FAST_RENAMED)
+    assert similarity(FAST, FAST_RENAMED) == 1.0
+
+
+def test_reordered_names_keep_their_roles():
+    a = "def f(a, b):\n    return a - b\n"
+    b = "def f(x, y):\n    return y - x\n"  # arguments swapped: a different program
+    assert similarity(a, b) < 1.0
+
+
+def test_different_code_is_not_flagged():
+    assert similarity(FAST, DIFFERENT) < 0.9
+    assert similarity_flags({"q": {"a": FAST, "b": DIFFERENT}}) == []
+
+
+def test_flags_ignore_untouched_starter_code():
+    starter = "def transform(values):\n    return values\n"
+    codes = {"q": {"a": starter, "b": starter.replace("values", "v")}}
+    assert similarity_flags(codes, starters={"q": starter}) == []
+    assert len(similarity_flags(codes)) == 1
+
+
+def test_code_that_does_not_parse_is_still_compared():
+    broken = "def transform(values:\n    return values * 2\n"
+    assert similarity(broken, broken.replace("values", "x")) == 1.0
