@@ -3,7 +3,10 @@ graded against its reference, through the same sandbox and harness learners get.
 The question loader calls this before it publishes a new exercise version."""
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from .errors import PlatformError
+from .gpu import NoGPU, detect_gpu
 from .grading import Exercise, grade
 from .states import Verdict
 
@@ -20,6 +23,13 @@ def validate_exercise(spec, files, backend=None, slug=None):
     missing = [name for name in ("reference.py", "inputs.py", "solution.py") if not files.get(name)]
     if missing:
         return ValidationResult(False, f"missing {', '.join(missing)}", None)
+    if spec.get("target") == "gpu" and (backend or settings.SANDBOX_BACKEND) == "bwrap":
+        try:
+            detect_gpu()
+        except NoGPU as exc:
+            # Honest deferral: nothing was measured, and the report says so. A GPU host
+            # (scripts/gpu_check.sh, or the author validation page there) validates it.
+            return ValidationResult(True, f"not validated on this machine: {exc}", {"skipped": str(exc)})
     exercise = Exercise(slug=slug or spec.get("slug", "exercise"), spec=spec, files=files)
     try:
         report = grade(exercise, files["solution.py"], mode="full", backend=backend)

@@ -7,22 +7,15 @@ import threading
 from django.core.management.base import BaseCommand, CommandError
 
 from grader import services
+from grader.gpu import NoGPU
+from grader.gpu import detect_gpu as detect_device
 
 
 def detect_gpu():
-    """The first CUDA device's name, or raise CommandError saying why there is none."""
     try:
-        import cupy
-    except ImportError:
-        raise CommandError("CuPy is not installed, so this machine cannot grade GPU exercises (pip install cupy-cuda12x).") from None
-    try:
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:  # CUDARuntimeError when there is no driver or device
-        raise CommandError(f"CuPy sees no CUDA device ({exc}); not starting a GPU worker.") from None
-    if count < 1:
-        raise CommandError("CuPy sees no CUDA device; not starting a GPU worker.")
-    name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
-    return name.decode() if isinstance(name, bytes) else str(name)
+        return detect_device()
+    except NoGPU as exc:
+        raise CommandError(f"{exc} Not starting a GPU worker.") from None
 
 
 class Heartbeat(threading.Thread):
