@@ -12,9 +12,12 @@ VENV_BIN = Path(sys.executable).parent
 
 def main():
     os.chdir(ROOT)
+    (ROOT / ".run").mkdir(exist_ok=True)
     commands = [
         [sys.executable, "manage.py", "runserver", "127.0.0.1:8000"],
-        [str(VENV_BIN / "celery"), "-A", "interview_platform", "worker", "-Q", "cpu", "--concurrency", "1", "--loglevel", "INFO"],
+        # -B runs the beat scheduler in the worker: the stuck-submission sweep and assessment deadlines.
+        [str(VENV_BIN / "celery"), "-A", "interview_platform", "worker", "-B", "-Q", "cpu", "--concurrency", "1",
+         "--loglevel", "INFO", "--schedule", str(ROOT / ".run" / "celerybeat-schedule")],
     ]
     children = [subprocess.Popen(cmd, start_new_session=True) for cmd in commands]
     print("Hotpath is running on http://127.0.0.1:8000 (Ctrl-C stops the server and the worker)", flush=True)
