@@ -1,8 +1,9 @@
 """What the authoring pages do (see teams.authoring for who may)."""
+from pathlib import Path
+
 from django.db import transaction
 
 from grader.validation import validate_exercise
-
 from questions import loader
 from questions.models import ExerciseVersion, Question
 
@@ -75,12 +76,14 @@ def create_version(question, spec, files, user):
 def export_to_bank(question, user, root=None):
     """Write one question (and its current exercise version) to the bank in the
     canonical layout load_bank reads. Returns the path inside the bank."""
+    root = Path(root or loader.default_bank_dir())
     entry = loader.entry_from_question(question)
-    loader.format_for_kind(question.kind).write(
-        root or loader.default_bank_dir(), entry.path, entry.fields, entry.spec, entry.files
-    )
-    # The row now matches its file: the next load_bank leaves it alone.
-    Question.objects.filter(pk=question.pk).update(source_path=entry.path, content_hash=entry.content_hash)
+    entry_format = loader.format_for_kind(question.kind)
+    entry_format.write(root, entry.path, entry.fields, entry.spec, entry.files)
+    # Hash the file as load_bank will read it (PostgreSQL may hand back JSON keys in
+    # another order than the file has), so the next load_bank leaves the row alone.
+    written = entry_format.parse(root / entry.path, entry.path)
+    Question.objects.filter(pk=question.pk).update(source_path=entry.path, content_hash=written.content_hash)
     AuthoringEvent.objects.create(
         user=user,
         question=question,

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from grader.models import Submission
 
-from .conftest import GRADING_TIMEOUT_MS, PHONE, sign_up, worker_log_tail
+from .conftest import GRADING_TIMEOUT_MS, sign_up, worker_log_tail
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -134,19 +134,3 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
 
     assert not open_page.errors, open_page.errors
 
-
-def test_pages_work_on_a_phone(bank, open_page, screenshot):
-    page = open_page(viewport=PHONE)
-    page.goto("/")
-    # Nothing wider than the screen: no sideways scrolling on the landing page.
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    screenshot(page, "home-phone")
-    menu = page.get_by_role("button", name="Menu")
-    expect(menu).to_have_attribute("aria-expanded", "false")
-    expect(page.get_by_role("link", name="Leaderboards")).to_be_hidden()
-    menu.click()
-    expect(menu).to_have_attribute("aria-expanded", "true")
-    page.get_by_role("link", name="Practice").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Practice questions")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    assert not open_page.errors, open_page.errors
