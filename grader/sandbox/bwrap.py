@@ -234,10 +234,12 @@ class BwrapSandbox(Sandbox):
                 argv += ["--ro-bind", link, link]
         for path in ETC_FILES:
             argv += ["--ro-bind-try", path, path]
-        for host_path, sandbox_path in python_binds():
-            argv += ["--ro-bind", host_path, sandbox_path]
         argv += ["--proc", "/proc", "--dev", "/dev"]
         argv += ["--size", str(int(self.limits.disk_bytes)), "--tmpfs", "/tmp"]
+        # After the tmpfs, so a Python install or venv that lives under /tmp on the host
+        # (a CI checkout, say) is bound over the tmpfs instead of hidden by it.
+        for host_path, sandbox_path in python_binds():
+            argv += ["--ro-bind", host_path, sandbox_path]
         argv += ["--ro-bind", self.job_dir, self.JOB_MOUNT]
         # bwrap builds the root on a tmpfs of its own: once everything is mounted, make it read-only too.
         argv += ["--remount-ro", "/", "--chdir", "/tmp", "--hostname", "sandbox", "--"]
