@@ -76,6 +76,9 @@ except Exception as exc:  # environ raises several types for a malformed URL
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker share the file: wait for a lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Take the write lock when a transaction begins: a read that later writes cannot then
+    # fail at once with "database is locked" when another process writes meanwhile.
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     # A file, not memory: the browser tests' Celery worker process must see the test database.
     # One per test run (the pid), so runs side by side do not overwrite each other's.
     _test_db = Path(tempfile.gettempdir()) / f"hotpath-test-{os.getpid()}.sqlite3"
@@ -127,6 +130,9 @@ if REDIS_URL:
 else:
     CELERY_BROKER_URL = "filesystem://"
     _broker_dir = RUN_DIR / "broker"
+    # kombu's filesystem transport expects its folders to exist.
+    for _folder in ("out", "processed"):
+        (_broker_dir / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "out"),
         "data_folder_out": str(_broker_dir / "out"),
