@@ -5,6 +5,7 @@
 // buttons marked data-action="submit" (grade) and data-action="check" (quick check).
 import { basicSetup, EditorView } from "codemirror";
 import { indentWithTab } from "@codemirror/commands";
+import { indentUnit } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
 import { EditorState, Prec } from "@codemirror/state";
 import { keymap } from "@codemirror/view";
@@ -72,6 +73,7 @@ function mountEditor(textarea) {
         basicSetup,
         keymap.of([indentWithTab]),
         python(),
+        indentUnit.of("    "), // PEP 8, and what the starter code uses: mixing in 2-space blocks breaks Python
         syncTextarea,
         EditorState.readOnly.of(textarea.readOnly || textarea.disabled),
         EditorView.contentAttributes.of(accessibility),

@@ -138,7 +138,8 @@ def open_page(browser, live_server, request):
     errors = []
 
     def make(viewport=LAPTOP):
-        context = browser.new_context(viewport=viewport, base_url=live_server.url, locale="en-GB")
+        # Reduced motion: charts draw at once, so screenshots and assertions see the final state.
+        context = browser.new_context(viewport=viewport, base_url=live_server.url, locale="en-GB", reduced_motion="reduce")
         context.set_default_timeout(STEP_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()

@@ -86,6 +86,10 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     expect(page.locator(".result")).to_contain_text("= 1 GiB")
     screenshot(page, "numeric-result")
 
+    page.goto("/questions/?kind=coding")
+    expect(page.locator(".question-list")).to_contain_text("Replace a Python loop with one NumPy expression")
+    screenshot(page, "browse")
+
     # The coding exercise: type a NumPy answer into the editor and submit it from the keyboard.
     page.goto(f"/questions/{CODING_SLUG}/")
     expect(page.locator(".cm-editor .cm-content")).to_be_visible()
@@ -97,7 +101,8 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     # The submission page follows the worker live: queued or running, then the verdict.
     page.wait_for_url(re.compile(r"/submissions/\d+/$"))
     submission = Submission.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
-    assert submission.code.rstrip() == EXPECTED_CODE and submission.purpose == "practice"
+    # Browsers post textarea lines with CRLF endings.
+    assert submission.code.replace("\r\n", "\n").rstrip() == EXPECTED_CODE and submission.purpose == "practice"
     expect(page.locator("#submission-status")).to_have_text(re.compile(r"Queued|Running"))
     verdict = page.locator("#submission-report .verdict")
     try:
@@ -119,7 +124,7 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
 
     # Opting in to a display name shows it instead.
     page.goto("/accounts/profile/")
-    page.get_by_label("Display name").fill("Ada Fastpath")
+    page.get_by_role("textbox", name="Display name").fill("Ada Fastpath")
     page.get_by_label("Show my display name on public leaderboards").check()
     page.get_by_role("button", name="Save").click()
     expect(page.get_by_text("Profile saved.")).to_be_visible()

@@ -151,3 +151,27 @@ def test_database_cut_while_a_task_runs_is_retried_and_completes(
         proxy.cut()
     row = Submission.objects.get(pk=submission.pk)
     assert row.verdict == Verdict.ACCEPTED and row.attempts == 1
+
+
+def test_attacks_through_the_full_celery_path(postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user):
+    """A handful of attacks submitted the way the web does (create_submission,
+    on-commit enqueue, Redis, a real worker, bwrap): each row ends with the
+    verdict the direct-grading table expects, and the worker stays healthy."""
+    from tests.hostile.conftest import attack_code
+    from tests.hostile.test_attacks import ATTACK_TABLE
+
+    names = ["harness_kill_parent", "forge_report_plain", "exhaust_stdout_flood", "timing_cache_by_shape",
+             "escape_network_loopback", "exhaust_daemon_survivor"]
+    env = service_env(postgres_url, broker_url, run_dir, SUBMISSION_MAX_QUEUED_PER_USER="20")
+    user = make_user("celery-attacker")
+    ids = [create_via_service(env, user, tiny_version, attack_code(name))[0] for name in names]
+    [honest_id] = create_via_service(env, user, tiny_version, tiny_version.solution_code)
+    start_worker(env)
+    wait_for(all_done(ids + [honest_id]), 120, "every attack to be graded")
+    for name, submission_id in zip(names, ids):
+        row = Submission.objects.get(pk=submission_id)
+        assert row.verdict in ATTACK_TABLE[name][0], f"{name}: {row.verdict} {row.message}"
+        assert row.attempts == 1 and row.message
+        assert "ESCAPED" not in json.dumps(row.report)
+    assert Submission.objects.get(pk=honest_id).verdict == Verdict.ACCEPTED
+    assert not sandbox_processes()

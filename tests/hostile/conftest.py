@@ -3,6 +3,7 @@ the checks run after every attack (nothing leaked, written or left running)."""
 import hashlib
 import os
 import secrets
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,30 +121,47 @@ def sandbox_processes():
     return found
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_job_root():
+    """Job directories go under a folder of this session's own, so leftovers can
+    be told apart from other test sessions' running jobs."""
+    root = tempfile.mkdtemp(prefix="hotpath-hostile-jobs-")
+    os.chmod(root, 0o755)  # bwrap may run as nobody and must reach the job directories
+    previous = tempfile.tempdir
+    tempfile.tempdir = root
+    yield Path(root)
+    tempfile.tempdir = previous
+    shutil.rmtree(root, ignore_errors=True)
+
+
 def job_dirs():
     return {p.name for p in Path(tempfile.gettempdir()).glob("hotpath-job-*")}
 
 
-def run_cgroups():
-    found = set()
-    for controller in ("memory", "pids", "cpu", "unified"):
-        root = Path("/sys/fs/cgroup") / controller
-        if root.is_dir():
-            found.update(str(p) for p in root.rglob("hotpath-*") if p.is_dir())
-    if Path("/sys/fs/cgroup/cgroup.controllers").exists():
-        found.update(str(p) for p in Path("/sys/fs/cgroup").rglob("hotpath-*") if p.is_dir())
-    return found
-
-
 @pytest.fixture
-def host_guard(canaries):
+def host_guard(canaries, monkeypatch):
     """Snapshot before an attack; afterwards assert the host is as it was: no
-    sandbox process alive, no job directory or cgroup left, canary untouched."""
-    before_dirs, before_groups = job_dirs(), run_cgroups()
-    assert not sandbox_processes(), "a sandbox process was already running before the attack"
+    sandbox process of ours alive, no job directory or cgroup left, canary untouched."""
+    from grader.sandbox import bwrap
+
+    created_groups = []
+    original = bwrap.create_run_cgroup
+
+    def recording(*args, **kwargs):
+        group = original(*args, **kwargs)
+        if group is not None:
+            created_groups.append(group)
+        return group
+
+    monkeypatch.setattr(bwrap, "create_run_cgroup", recording)
+    before_dirs = job_dirs()
+    assert not sandbox_processes(), "a sandbox process of ours was already running before the attack"
     yield canaries
     leftover = sandbox_processes()
     assert not leftover, f"processes survived the grading run: {leftover}"
     assert job_dirs() <= before_dirs, f"job directories left behind: {job_dirs() - before_dirs}"
-    assert run_cgroups() <= before_groups, f"cgroups left behind: {run_cgroups() - before_groups}"
+    for group in created_groups:
+        directories = getattr(group, "dirs", {}).values() if hasattr(group, "dirs") else [group.directory]
+        left = [str(d) for d in directories if d is not None and Path(d).exists()]
+        assert not left, f"cgroups left behind: {left}"
     canaries.assert_file_untouched()
