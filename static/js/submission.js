@@ -30,6 +30,20 @@
     });
   }
 
+  async function showStanding(url) {
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      if (!response.ok) return;
+      const holder = document.createElement("div");
+      holder.innerHTML = await response.text();
+      holder.querySelectorAll("script").forEach((node) => node.remove());
+      document.getElementById("submission").after(holder);
+      if (window.HotpathStanding) window.HotpathStanding.drawAll();
+    } catch (error) {
+      // The standing is extra information; the report above is already complete.
+    }
+  }
+
   function start() {
     const root = document.getElementById("submission");
     if (!root) return;
@@ -45,6 +59,9 @@
           if (data.is_final && data.report_html) {
             report().outerHTML = data.report_html;
             drawChart();
+            // Where this result stands among others is rendered server-side with its chart:
+            // fetch the fragment once the row is final.
+            if (root.dataset.standingUrl) showStanding(root.dataset.standingUrl);
             return;
           }
           const status = document.getElementById("submission-status");

@@ -39,4 +39,6 @@
     drawAll();
   }
   window.addEventListener("load", drawAll);
+  // The submission page inserts this fragment when grading finishes, then calls drawAll.
+  window.HotpathStanding = { drawAll: drawAll };
 })();
