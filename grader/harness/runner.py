@@ -53,6 +53,10 @@ class Runner:
         self.device = None
         self.function = None
         self.target = target
+        # A GPU call's state between its "stage", "call" and "fetch" messages.
+        self.staged_args = None
+        self.result = None
+        self.error = None
 
     def serve(self):
         try:
@@ -69,13 +73,25 @@ class Runner:
             op = message.get("op")
             # Same syscall on both sides so the two code paths stay identical.
             procs.set_dumpable(self.role != "reference" or op == "arm")
-            if op == "arm":
-                self.channel.send({"op": "armed"})
-            elif op == "call":
-                self.call(message, fds)
-            else:
-                ipc.close_fds(fds)
+            if not self.handle(op, message, fds):
                 return
+
+    def handle(self, op, message, fds):
+        """Answers one supervisor message; False ends the runner."""
+        if op == "arm":
+            self.channel.send({"op": "armed"})
+        elif self.device is None and op == "call":
+            self.call(message, fds)
+        elif self.device is not None and op == "stage":
+            self.stage(message, fds)
+        elif self.device is not None and op == "call":
+            self.call_staged()
+        elif self.device is not None and op == "fetch":
+            self.fetch()
+        else:
+            ipc.close_fds(fds)
+            return False
+        return True
 
     def load(self):
         if self.target == "gpu":
@@ -98,35 +114,54 @@ class Runner:
         self.function = function
         return self.device.name if self.device else "cpu"
 
+    # -- CPU: one message, inputs in and sealed result out, all inside the timed window
+
     def call(self, message, fds):
-        result = args = arena = None
-        result_fd = None
+        result = None
         try:
-            buffer = ipc.Buffer()
-            if fds:
-                buffer = ipc.Buffer(ipc.map_shared(fds[0], int(message["size"]), writable=True))
-            ipc.close_fds(fds)
-            args = ipc.decode(message["args"], buffer)
-            del buffer
-            if self.device:
-                args = self.device.to_device(args)
-            result = self.function(*args)
-            if self.device:
-                result = self.device.to_host(result)
-            arena = ipc.Arena()
-            try:
-                value = ipc.encode(result, arena)
-            except ipc.Unsupported as exc:
-                arena = ipc.Arena()
-                value = {"t": "unsupported", "what": str(exc)[:300]}
-            result_fd = arena.write_memfd("hotpath-result", seal=True)
-            reply = {"op": "result", "ok": True, "value": value, "size": arena.size}
+            result = self.function(*_receive_args(message, fds))
+            reply, result_fd = _sealed_result(result)
         except BaseException as exc:
-            reply = {"op": "result", "ok": False, "error": self.describe(exc)}
+            reply, result_fd = {"op": "result", "ok": False, "error": self.describe(exc)}, None
         # Freed inside the timed window, on both sides alike.
-        result = args = arena = None
-        if self.device:
-            self.device.release_pool()
+        result = None
+        self._send_result(reply, result_fd)
+
+    # -- GPU: "stage" (untimed upload), "call" (the timed window), "fetch" (untimed download)
+
+    def stage(self, message, fds):
+        self.staged_args = self.result = self.error = None
+        try:
+            self.staged_args = self.device.to_device(_receive_args(message, fds))
+        except BaseException as exc:
+            self.error = self.describe(exc)
+        self.channel.send({"op": "staged"})
+
+    def call_staged(self):
+        """Runs the entry point and waits for the whole device, so that "done"
+        closes the timed window only when all the work it queued has finished.
+        A failure is reported by "fetch", like a result."""
+        if self.error is None:
+            try:
+                self.result = self.function(*self.staged_args)
+                self.device.synchronize()
+            except BaseException as exc:
+                self.error = self.describe(exc)
+        self.channel.send({"op": "done"})
+
+    def fetch(self):
+        if self.error is None:
+            try:
+                reply, result_fd = _sealed_result(self.device.to_host(self.result))
+            except BaseException as exc:
+                reply, result_fd = {"op": "result", "ok": False, "error": self.describe(exc)}, None
+        else:
+            reply, result_fd = {"op": "result", "ok": False, "error": self.error}, None
+        self.staged_args = self.result = self.error = None
+        self.device.release_pool()
+        self._send_result(reply, result_fd)
+
+    def _send_result(self, reply, result_fd):
         self.channel.send(reply, [result_fd] if result_fd is not None else [])
         if result_fd is not None:
             os.close(result_fd)
@@ -149,6 +184,27 @@ class Runner:
             lines = lines[:3] + ["  ..."] + lines[-(MAX_TRACEBACK_LINES - 4):]
         text = "\n".join(lines).replace(self.module_path, display)[:MAX_TRACEBACK_CHARS]
         return {"type": type(exc).__name__[:100], "traceback": text}
+
+
+def _receive_args(message, fds):
+    """The call's arguments, decoded from the inputs memfd the supervisor sent."""
+    buffer = ipc.Buffer()
+    if fds:
+        buffer = ipc.Buffer(ipc.map_shared(fds[0], int(message["size"]), writable=True))
+    ipc.close_fds(fds)
+    return ipc.decode(message["args"], buffer)
+
+
+def _sealed_result(result):
+    """The "result" reply and the sealed memfd holding its arrays (None when it has none)."""
+    arena = ipc.Arena()
+    try:
+        value = ipc.encode(result, arena)
+    except ipc.Unsupported as exc:
+        arena = ipc.Arena()
+        value = {"t": "unsupported", "what": str(exc)[:300]}
+    result_fd = arena.write_memfd("hotpath-result", seal=True)
+    return {"op": "result", "ok": True, "value": value, "size": arena.size}, result_fd
 
 
 def _limit_resources(memory_limit_bytes, target):

@@ -7,9 +7,19 @@ One call, identical for the reference and the submission:
      do now would help it later);
   2. its CPU time, resident memory and scratch usage are read and its peak-RSS
      counter reset;
-  3. the clock starts, the "call" carrying the fresh inputs (a memfd) goes
-     out, the sealed result comes back, and the clock stops: serialising the
-     result happens inside the window;
+  3. on CPU: the clock starts, the "call" carrying the fresh inputs (a memfd)
+     goes out, the sealed result comes back, and the clock stops: serialising
+     the result happens inside the window, and the inputs arrive with the call
+     so that no work on them can happen before the clock starts.
+     On GPU the call has three phases, because copying between host and
+     device memory would cost more than the kernels being compared: "stage"
+     delivers the inputs and the runner copies them to the device and
+     synchronises it (timed apart, as staging_seconds); the clock starts,
+     "call" runs the entry point on the staged inputs, the runner synchronises
+     the whole device and answers "done", and the clock stops; "fetch" then
+     brings the sealed result home (timed apart, as fetch_seconds). The
+     supervisor compares both untimed phases with the reference's, so work
+     moved into them is caught (supervisor.copy_phase_overrun);
   4. everything is stopped again and CPU time and peak RSS are read.
 
 A runner is therefore stopped whenever it is not in its own call, so no
@@ -22,6 +32,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,6 +59,8 @@ class CallOutcome:
     device_base_bytes: int | None = None
     cpu_seconds: float = 0.0
     process_count: int = 0
+    staging_seconds: float | None = None  # GPU only, like fetch_seconds
+    fetch_seconds: float | None = None
 
 
 class Side:
@@ -136,10 +149,7 @@ class Side:
         procs.resume_tree(self.pid)
         try:
             self.channel.send({"op": "arm"})
-            message, fds = self.channel.receive(time.perf_counter_ns() + ARM_TIMEOUT_NS)
-            ipc.close_fds(fds)
-            if message.get("op") != "armed":
-                raise ipc.ProtocolError("expected armed")
+            self._await("armed", time.perf_counter_ns() + ARM_TIMEOUT_NS)
         except (ipc.ProtocolError, TimeoutError, OSError) as exc:
             self.kill()
             return CallOutcome("protocol", detail=f"arm: {exc!r}")
@@ -159,45 +169,38 @@ class Side:
         sampler.start()
 
         outcome = CallOutcome("ok")
-        buffer = None
-        started = time.perf_counter_ns()
+        clock = PhaseClock()
         try:
-            self.channel.send({"op": "call", "args": bundle.meta, "size": bundle.size}, [bundle.fd] if bundle.fd is not None else [])
-            reply, fds = self.channel.receive(min(started + budget_ns, deadline_ns))
-            try:
-                buffer = _result_buffer(reply, fds)
-            finally:
-                ipc.close_fds(fds)
-            finished = time.perf_counter_ns()
+            reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock)
         except TimeoutError:
-            finished = time.perf_counter_ns()
             self.kill()
             outcome = CallOutcome("timeout")
         except ipc.ChannelClosed:
-            finished = time.perf_counter_ns()
             outcome = None
         except (ipc.ProtocolError, OSError, ValueError) as exc:
-            finished = time.perf_counter_ns()
             self.kill()
             outcome = CallOutcome("protocol", detail=repr(exc)[:300])
         finally:
             sampler.finish()
         procs.freeze_all_except(None)
+        seconds = clock.seconds("call") or 0.0
 
         if sampler.breached_bytes is not None:
-            return CallOutcome("memory", peak_tree_bytes=sampler.breached_bytes, seconds=(finished - started) / NS)
+            return CallOutcome("memory", peak_tree_bytes=sampler.breached_bytes, seconds=seconds)
         if self.drain.exceeded:
             return CallOutcome("output")
         if outcome is None:
             return self._death()
         if outcome.status != "ok":
-            outcome.seconds = (finished - started) / NS
+            outcome.seconds = seconds
             return outcome
 
         cpu_after = procs.tree_cpu_seconds(self.pid)
         self.cpu_mark = cpu_after
         peak_own = procs.peak_rss_bytes(self.pid)
-        outcome.seconds = (finished - started) / NS
+        outcome.seconds = seconds
+        outcome.staging_seconds = clock.seconds("staging")
+        outcome.fetch_seconds = clock.seconds("fetch")
         outcome.cpu_seconds = cpu_after - cpu_before
         outcome.base_tree_bytes = base_tree
         outcome.peak_tree_bytes = max(sampler.peak_tree_bytes, peak_own + (base_tree - base_own))
@@ -219,6 +222,40 @@ class Side:
             outcome.error = _clean_error(reply.get("error"))
         return outcome
 
+    def _exchange(self, bundle, budget_ns, deadline_ns, clock):
+        """Sends the inputs, runs the call and receives its result: (reply, buffer).
+        Only clock's "call" phase is the timed window (see the module docstring)."""
+        inputs = {"args": bundle.meta, "size": bundle.size}
+        input_fds = [bundle.fd] if bundle.fd is not None else []
+        if self.job.target != "gpu":
+            with clock.phase("call") as started:
+                self.channel.send({"op": "call", **inputs}, input_fds)
+                return self._receive_result(min(started + budget_ns, deadline_ns))
+        with clock.phase("staging"):
+            self.channel.send({"op": "stage", **inputs}, input_fds)
+            self._await("staged", deadline_ns)
+        with clock.phase("call") as started:
+            self.channel.send({"op": "call"})
+            self._await("done", min(started + budget_ns, deadline_ns))
+        with clock.phase("fetch"):
+            self.channel.send({"op": "fetch"})
+            return self._receive_result(deadline_ns)
+
+    def _await(self, op, deadline_ns):
+        """Receives a reply that carries nothing but its `op`."""
+        message, fds = self.channel.receive(deadline_ns)
+        ipc.close_fds(fds)
+        if message.get("op") != op:
+            raise ipc.ProtocolError(f"expected {op}")
+
+    def _receive_result(self, deadline_ns):
+        """The result reply and its sealed memfd, mapped."""
+        reply, fds = self.channel.receive(deadline_ns)
+        try:
+            return reply, _result_buffer(reply, fds)
+        finally:
+            ipc.close_fds(fds)
+
     def _death(self):
         """The runner closed its channel: find out why."""
         try:
@@ -238,6 +275,26 @@ class Side:
 
     def output_tail(self):
         return self.drain.tail_text() if self.drain else ""
+
+
+class PhaseClock:
+    """The supervisor's own clock over the phases of one call."""
+
+    def __init__(self):
+        self.elapsed_ns = {}
+
+    @contextmanager
+    def phase(self, name):
+        """Times the block, also when it raises; yields its start (perf_counter_ns)."""
+        started = time.perf_counter_ns()
+        try:
+            yield started
+        finally:
+            self.elapsed_ns[name] = time.perf_counter_ns() - started
+
+    def seconds(self, name):
+        """The phase's duration, or None when the call had no such phase."""
+        return self.elapsed_ns[name] / NS if name in self.elapsed_ns else None
 
 
 def _result_buffer(reply, fds):

@@ -12,6 +12,9 @@ Order of work:
      within each pair drawn at random. Every call's answer is compared with
      the reference's answer for the same input.
 
+On GPU the timed window excludes the host<->device copies (see sides.py);
+copy_phase_overrun() keeps work from hiding in them.
+
 Inputs come from inputs.make_inputs(size, seed) with a new seed from
 os.urandom for every pair, so no answer can be cached by content, identity or
 address. The submission's runner is stopped whenever it is not in its own
@@ -42,6 +45,13 @@ TIME_SHARE = 0.9
 #: CPU the submission may use while not in a call before it counts as background work.
 OUTSIDE_CPU_ALLOWANCE_S = 0.1
 OUTSIDE_CPU_FRACTION = 0.02
+#: The untimed GPU copy phases (staging the inputs, fetching the result) move
+#: identical bytes through identical harness code on both sides, so the
+#: submission's median may exceed the reference's only by noise: by at most
+#: the larger of these seconds and this fraction of the reference's median.
+COPY_PHASE_SLACK = (0.002, 0.5)
+#: Appended to the learner's message on GPU exercises.
+GPU_TIMING_NOTE = "On the GPU, copying data between host and device is not part of the timed region."
 #: Signals that only another process can have sent to the reference.
 EXTERNAL_SIGNALS = frozenset({9, 15, 1, 2, 3, 10, 12, 14})
 
@@ -94,6 +104,9 @@ class SizeRecord:
         self.times = {"reference": [], "submission": []}
         self.peaks = {"reference": [], "submission": []}
         self.first_call = {"reference": None, "submission": None}
+        # GPU only: the untimed copy phases of each timed call, in seconds.
+        self.staging = {"reference": [], "submission": []}
+        self.fetching = {"reference": [], "submission": []}
         self.correct = True
 
 
@@ -144,6 +157,7 @@ class Grading:
         else:
             self._benchmark()
         self._check_outside_work()
+        self._check_copy_phases()
         self._summarise()
 
     def _read_submission(self):
@@ -197,6 +211,9 @@ class Grading:
                 for role, outcome in outcomes.items():
                     record.times[role].append(outcome.seconds)
                     record.peaks[role].append(self._peak_bytes(role, size, outcome))
+                    if self.job.target == "gpu":
+                        record.staging[role].append(outcome.staging_seconds)
+                        record.fetching[role].append(outcome.fetch_seconds)
 
     # -- one pair of calls on the same input ----------------------------------
 
@@ -337,6 +354,20 @@ class Grading:
                 "calls, e.g. in a background thread). All work must happen inside the call.",
             )
 
+    def _check_copy_phases(self):
+        for record in self.records.values():
+            for phases, what in ((record.staging, "inputs were being copied to"), (record.fetching, "the result was being copied from")):
+                if not phases["submission"]:
+                    continue
+                submission_s, reference_s = stats.median(phases["submission"]), stats.median(phases["reference"])
+                if copy_phase_overrun(submission_s, reference_s):
+                    raise Finished(
+                        feedback.REJECTED,
+                        f"Work done while {what} the GPU is outside the timed region: at size {record.size:,} that copy "
+                        f"took {submission_s * 1e3:.1f} ms for your code against {reference_s * 1e3:.1f} ms for the "
+                        "reference's identical one. All work must happen inside the call.",
+                    )
+
     # -- the report ---------------------------------------------------------------
 
     def _summarise(self):
@@ -364,6 +395,8 @@ class Grading:
             len(entries), self.edge_count, headline["size"], headline["speedup"], headline["speedup_ci"],
             report["peak_memory_bytes"], report["reference_peak_memory_bytes"], self.job.graded_on,
         )
+        if self.job.target == "gpu":
+            report["message"] += " " + GPU_TIMING_NOTE
         report["hint"] = feedback.accepted_hint(
             headline["speedup"], report["peak_memory_bytes"], report["reference_peak_memory_bytes"],
             self.first_call_s, min(entry["time_s"] for entry in entries), report["scaling_exponent"],
@@ -384,6 +417,8 @@ class Grading:
             reference_peak_memory_bytes=int(np.median(record.peaks["reference"])),
             first_call_s=record.first_call["submission"],
             reference_first_call_s=record.first_call["reference"],
+            staging_s=_median_or_none(record.staging["submission"]),
+            reference_staging_s=_median_or_none(record.staging["reference"]),
         )
 
     def _finish(self, verdict, message, failure=None, hint=None):
@@ -435,9 +470,22 @@ def _size_entry(size, correct, **numbers):
         "correct": correct,
         "first_call_s": None,
         "reference_first_call_s": None,
+        "staging_s": None,
+        "reference_staging_s": None,
     }
     entry.update(numbers)
     return entry
+
+
+def copy_phase_overrun(submission_s, reference_s):
+    """Whether the submission's median untimed copy phase is too much longer
+    than the reference's to be the copy alone (see COPY_PHASE_SLACK)."""
+    seconds, fraction = COPY_PHASE_SLACK
+    return submission_s - reference_s > max(seconds, fraction * reference_s)
+
+
+def _median_or_none(values):
+    return stats.median(values) if values else None
 
 
 def _where(exc):

@@ -20,11 +20,12 @@ from .conftest import (
 
 pytestmark = [requires_services, pytest.mark.slow]
 
-#: An honest answer that takes a few seconds to load, so a worker can be killed mid-run.
-SLOW_HONEST = """import time
-import numpy as np
+#: An honest answer that takes a couple of seconds to load (within the policy: no time module),
+#: so a worker can be killed mid-run.
+SLOW_HONEST = """import numpy as np
 
-time.sleep(4)
+for _ in range(40_000_000):
+    pass
 
 
 def transform(x):

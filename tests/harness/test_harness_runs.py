@@ -13,7 +13,7 @@ REPORT_FIELDS = {
 }
 SIZE_FIELDS = {
     "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
-    "correct", "first_call_s", "reference_first_call_s",
+    "correct", "first_call_s", "reference_first_call_s", "staging_s", "reference_staging_s",
 }
 
 
@@ -28,6 +28,8 @@ def test_vectorised_answer_beats_python_loop(tmp_path):
     low, high = report["speedup_ci"]
     assert low <= report["speedup"] <= high
     assert report["hardware"] == "cpu"
+    assert all(entry["staging_s"] is None and entry["reference_staging_s"] is None for entry in report["sizes"])
+    assert "GPU" not in report["message"]
     assert report["first_call_s"] > 0
     assert report["reference_scaling_exponent"] > 0.5
     assert "Correct on all 2 sizes and 3 edge cases" in report["message"]
