@@ -70,7 +70,8 @@ def clean_code(code):
         raise ValidationError("Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8") from None
     if not code.strip():
         raise ValidationError("Your code is empty.", code="empty")
-    return code
+    # Browsers send textarea content with CRLF line endings; store what the learner typed.
+    return code.replace("\r\n", "\n")
 
 
 def active_submission_count(user):

@@ -194,3 +194,9 @@ def test_gpu_work_waits_for_a_gpu_worker(candidate, exercise_version, queued, no
     assert services.gpu_worker_online() and not services.waiting_for_gpu(submission)
     assert services.sweep_stuck_submissions() == {"requeued": 1, "failed": 0}
     assert queued == [([submission.pk], "gpu")]
+
+
+def test_clean_code_stores_browser_crlf_line_endings_as_newlines():
+    from grader.services import clean_code
+
+    assert clean_code("def transform(x):\r\n    return x\r\n") == "def transform(x):\n    return x\n"
