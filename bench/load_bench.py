@@ -5,8 +5,10 @@ the hostile suite's tiny exercise, so a burst finishes in minutes on 2 cores).
     .venv/bin/python bench/load_bench.py                     # 300 submissions, 30 users, 2 workers
     .venv/bin/python bench/load_bench.py --users 6 --per-user 5 --workers 1 --json /tmp/x.json
 
-Needs PostgreSQL and Redis on loopback. It uses its own database (created if
-missing, migrated) and Redis db 7, both flushed of its own rows first.
+Needs PostgreSQL on loopback and redis-server installed. It uses its own
+database (created if missing, migrated; its own rows cleared first) and starts
+its own redis-server on a free loopback port (no persistence), so nothing else
+consumes or flushes its queue; --broker-url points it at an existing one.
 
 Three phases:
 1. burst: every user submits `per_user` times, interleaved in a random order, a mix of honest and wrong code;
@@ -19,7 +21,9 @@ import argparse
 import json
 import os
 import random
+import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -29,7 +33,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/helper_hostile_load"
-DEFAULT_BROKER = "redis://127.0.0.1:6379/7"
 #: The burst is ten per user, so the per-user in-flight limit is raised to ten for it.
 QUEUED_LIMIT = 10
 WRONG_CODE = "import numpy as np\n\n\ndef transform(x):\n    return np.full_like(x, np.nan)\n"
@@ -42,7 +45,7 @@ def parse_args(argv=None):
     parser.add_argument("--per-user", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database-url", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DATABASE))
-    parser.add_argument("--broker-url", default=os.environ.get("LOAD_BROKER_URL", DEFAULT_BROKER))
+    parser.add_argument("--broker-url", default=os.environ.get("LOAD_BROKER_URL"), help="default: a private redis-server")
     parser.add_argument("--skip-migrate", action="store_true", help="the database is already migrated (tests)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for every submission")
     parser.add_argument("--json", default=str(ROOT / "bench" / "results" / "load.json"))
@@ -72,6 +75,30 @@ def ensure_database(url):
     with psycopg.connect(admin, autocommit=True) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_private_redis(run_dir):
+    """A redis-server of the bench's own on a free loopback port; returns (process, url)."""
+    port = free_port()
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", run_dir],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise SystemExit("redis-server did not start")
 
 
 def start_workers(count, log_dir):
@@ -222,6 +249,19 @@ def fairness_probe(version, flooder, light_user, timeout_s):
 def main(argv=None):
     args = parse_args(argv)
     run_dir = tempfile.mkdtemp(prefix="hotpath-load-")
+    redis_server = None
+    if not args.broker_url:
+        redis_server, args.broker_url = start_private_redis(run_dir)
+    try:
+        return run(args, run_dir)
+    finally:
+        if redis_server is not None:
+            redis_server.kill()
+            redis_server.wait()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def run(args, run_dir):
     configure(args, run_dir)
     if not args.skip_migrate:
         ensure_database(args.database_url)

@@ -1,7 +1,8 @@
 """Real processes for fault tests: a Celery worker subprocess (-P solo -c 1 -Q cpu)
-against Redis (db 7 of the shared server, or a private redis-server on a spare
-port) and the pytest-django test database on PostgreSQL, which the worker and
-this process share. Skipped where either is unavailable (the SQLite run)."""
+against a private redis-server on a spare loopback port (so no other test run
+or bench can consume or flush its queue) and the pytest-django test database on
+PostgreSQL, which the worker and this process share. Skipped where either is
+unavailable (the SQLite run)."""
 import os
 import shutil
 import signal
@@ -22,8 +23,6 @@ from questions.models import ExerciseVersion, Question
 from tests.hostile.conftest import tiny_exercise
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED_REDIS = ("127.0.0.1", 6379)
-FAULTS_REDIS_DB = 7
 #: The shortest visibility timeout settings accept: a killed worker's message comes back after it.
 VISIBILITY_TIMEOUT_S = 60
 
@@ -43,8 +42,8 @@ def free_port():
 
 
 requires_services = pytest.mark.skipif(
-    not port_open(*SHARED_REDIS) or shutil.which("bwrap") is None,
-    reason="needs Redis on 127.0.0.1:6379 and bubblewrap",
+    shutil.which("redis-server") is None or shutil.which("bwrap") is None,
+    reason="needs redis-server and bubblewrap",
 )
 
 
@@ -58,17 +57,11 @@ def postgres_url(transactional_db):
     return f"postgres://{data['USER']}{password}@{data['HOST'] or '127.0.0.1'}:{data['PORT'] or 5432}/{data['NAME']}"
 
 
-def flush_redis(host, port, db):
-    import redis
-
-    redis.Redis(host=host, port=port, db=db).flushdb()
-
-
 @pytest.fixture
 def broker_url():
-    flush_redis(*SHARED_REDIS, FAULTS_REDIS_DB)
-    yield f"redis://{SHARED_REDIS[0]}:{SHARED_REDIS[1]}/{FAULTS_REDIS_DB}"
-    flush_redis(*SHARED_REDIS, FAULTS_REDIS_DB)
+    port = free_port()
+    with private_redis(port):
+        yield f"redis://127.0.0.1:{port}/0"
 
 
 @pytest.fixture

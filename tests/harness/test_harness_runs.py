@@ -1,6 +1,8 @@
 """The harness end to end, as a real subprocess on a temporary job directory."""
 import json
+from pathlib import Path
 
+import frontmatter
 import pytest
 
 from grader.harness import protocol
@@ -11,6 +13,7 @@ REPORT_FIELDS = {
     "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
     "scaling_exponent", "reference_scaling_exponent", "first_call_s", "hint", "failure", "hardware", "harness_version",
 }
+FUSED_AXPY_RELU = Path(__file__).resolve().parents[2] / "questions" / "bank" / "algorithmic-complexity" / "fused-axpy-relu"
 SIZE_FIELDS = {
     "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
     "correct", "first_call_s", "reference_first_call_s", "staging_s", "reference_staging_s",
@@ -304,3 +307,25 @@ def test_gpu_job_times_cupy_and_names_the_device(tmp_path):
     assert run.verdict == "accepted", run
     assert run.report["hardware"] not in ("", "cpu")
     assert run.report["speedup"] > 0
+    assert all(entry["staging_s"] > 0 and entry["reference_staging_s"] > 0 for entry in run.report["sizes"])
+    assert "not part of the timed region" in run.report["message"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("answer", ["solution.py", "starter.py"])
+def test_fused_axpy_relu_is_timed_without_the_copies(tmp_path, answer):
+    """The bank exercise: once host<->device copies are outside the window, the
+    fused kernel is clearly faster, and the starter (the reference itself) is not."""
+    pytest.importorskip("cupy", reason="needs CuPy and a CUDA GPU")
+    spec = frontmatter.load(FUSED_AXPY_RELU / "question.md").metadata
+    job = {key: spec[key] for key in ("entry_point", "sizes", "edge_sizes", "tolerance", "repeats", "target", "allowed_imports", "graded_on", "limits")}
+    run = run_job(
+        tmp_path, (FUSED_AXPY_RELU / answer).read_text(), (FUSED_AXPY_RELU / "reference.py").read_text(),
+        (FUSED_AXPY_RELU / "inputs.py").read_text(), timeout=300, **job,
+    )
+    assert run.verdict == "accepted", run
+    low, _high = run.report["speedup_ci"]
+    if answer == "solution.py":
+        assert low > 1.5, run
+    else:
+        assert 0.7 < run.report["speedup"] < 1.4, run

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# GPU checks, on a machine with an NVIDIA GPU and the project's virtualenv:
+#   1. installs cupy-cuda12x into .venv when CuPy is missing;
+#   2. runs the GPU tests (.venv/bin/pytest -m gpu -q), which grade through the
+#      harness directly, without a sandbox;
+#   3. grades fused-axpy-relu's solution.py (expects accepted and a speedup
+#      above MIN_SOLUTION_SPEEDUP) and starter.py (expects accepted) with
+#      `manage.py grade --json`, in the GPU sandbox (backend GRADE_BACKEND,
+#      default docker; skipped, and said so, when no Docker engine answers).
+# Prints PASS, FAIL or SKIP per check; exits 0 only when nothing failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=.venv/bin/python
+SLUG=fused-axpy-relu
+EXERCISE=questions/bank/algorithmic-complexity/$SLUG
+GRADE_BACKEND="${GRADE_BACKEND:-docker}"
+MIN_SOLUTION_SPEEDUP="${MIN_SOLUTION_SPEEDUP:-1.5}"
+FAILED=0
+
+pass() { echo "PASS  $1"; }
+fail() { echo "FAIL  $1${2:+: $2}"; FAILED=1; }
+skip() { echo "SKIP  $1: $2"; }
+
+[ -x "$PYTHON" ] || { fail "virtualenv" "$PYTHON not found (run make run or create .venv first)"; exit 1; }
+
+if ! "$PYTHON" -c "import cupy" 2>/dev/null; then
+  echo "Installing cupy-cuda12x into .venv ..."
+  .venv/bin/pip install -q cupy-cuda12x || { fail "install cupy-cuda12x"; exit 1; }
+fi
+if "$PYTHON" -c "import cupy; cupy.cuda.runtime.getDeviceCount()" 2>/tmp/hotpath-gpu-check-stderr; then
+  pass "CuPy sees a CUDA device"
+else
+  fail "CuPy sees a CUDA device" "$(tail -c 400 /tmp/hotpath-gpu-check-stderr)"; exit 1
+fi
+
+if .venv/bin/pytest -m gpu -q; then pass "pytest -m gpu"; else fail "pytest -m gpu"; fi
+
+# grade FILE EXPECTATION: EXPECTATION is a Python expression over the report `r`.
+grade() {
+  local file="$1" expectation="$2" label="grade $SLUG $1 ($GRADE_BACKEND)" report
+  report="$("$PYTHON" manage.py grade "$SLUG" "$EXERCISE/$file" --backend "$GRADE_BACKEND" --json 2>/tmp/hotpath-gpu-check-stderr)"
+  if printf '%s' "$report" | "$PYTHON" -c "
+import json, sys
+r = json.load(sys.stdin)
+print(f'verdict {r[\"verdict\"]}, speedup {r[\"speedup\"]}, CI {r[\"speedup_ci\"]}, hardware {r[\"hardware\"]}')
+print('staging s per size:', [(e['size'], e['staging_s'], e['reference_staging_s']) for e in r['sizes']])
+sys.exit(0 if ($expectation) else 1)
+"; then
+    pass "$label"
+  else
+    fail "$label" "$(tail -c 600 /tmp/hotpath-gpu-check-stderr) ${report:0:600}"
+  fi
+}
+
+if [ "$GRADE_BACKEND" = docker ] && ! docker info >/dev/null 2>&1; then
+  skip "grade $SLUG" "no Docker engine answers here, and the GPU sandbox is the docker backend (pytest -m gpu above graded it without a sandbox)"
+else
+  grade solution.py "r['verdict'] == 'accepted' and r['speedup'] > $MIN_SOLUTION_SPEEDUP"
+  grade starter.py "r['verdict'] == 'accepted'"
+fi
+
+if [ "$FAILED" = 0 ]; then echo "PASS  all GPU checks"; else echo "FAIL  some GPU checks failed"; fi
+exit "$FAILED"

@@ -1,0 +1,191 @@
+"""The GPU call's three phases (stage, timed call, fetch) without a GPU: the
+real supervisor side (Side) talks to the real runner over a socket pair, and
+the runner's Device runs on a stand-in `cupy` module that logs what happens."""
+import socket
+import sys
+import threading
+import time
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.harness import compare, ipc
+from grader.harness.runner import Runner
+from grader.harness.sides import InputBundle, PhaseClock, Side
+from grader.harness.supervisor import copy_phase_overrun
+
+TOLERANCE = {"rtol": 1e-9, "atol": 0.0}
+#: The stand-in copies take this long, so the test can see which phase paid for them.
+COPY_DELAY_S = 0.05
+WAIT_NS = 10 * 1_000_000_000
+
+
+# -- the staging guard ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "submission_s, reference_s, rejected",
+    [
+        (0.0100, 0.0100, False),
+        (0.0010, 0.0002, False),  # 0.8 ms over: inside the 2 ms floor
+        (0.0025, 0.0002, True),  # 2.3 ms over a tiny copy
+        (0.0140, 0.0100, False),  # 40% over: inside the 50% band
+        (0.0160, 0.0100, True),  # 60% over
+        (0.0050, 0.0100, False),  # faster than the reference is never work moved out
+    ],
+)
+def test_copy_phase_overrun_allows_noise_but_not_work(submission_s, reference_s, rejected):
+    assert copy_phase_overrun(submission_s, reference_s) is rejected
+
+
+# -- the message protocol ---------------------------------------------------------
+
+
+class FakeCupyArray:
+    """Device memory as the stand-in cupy sees it: a private host copy."""
+
+    def __init__(self, host):
+        self.host = np.array(host, copy=True)
+
+
+class FakePool:
+    def __init__(self, events):
+        self.events = events
+
+    def free_all_blocks(self):
+        self.events.append("free pool")
+
+
+def fake_cupy():
+    events = []
+
+    def asarray(array):
+        time.sleep(COPY_DELAY_S)
+        events.append("upload")
+        return FakeCupyArray(array)
+
+    def asnumpy(array):
+        time.sleep(COPY_DELAY_S)
+        events.append("download")
+        return array.host
+
+    runtime = types.SimpleNamespace(
+        deviceSynchronize=lambda: events.append("synchronize"),
+        getDeviceProperties=lambda index: {"name": b"Stand-in GPU"},
+    )
+    module = types.ModuleType("cupy")
+    module.__dict__.update(
+        events=events, ndarray=FakeCupyArray, asarray=asarray, asnumpy=asnumpy, cuda=types.SimpleNamespace(runtime=runtime),
+        get_default_memory_pool=lambda: FakePool(events), get_default_pinned_memory_pool=lambda: FakePool(events),
+    )
+    return module
+
+
+@pytest.fixture
+def gpu_side(tmp_path, monkeypatch):
+    """Starts a GPU runner thread on `submission`; yields (side, cupy stand-in)."""
+    cupy = fake_cupy()
+    monkeypatch.setitem(sys.modules, "cupy", cupy)
+    monkeypatch.setitem(sys.modules, "submission", None)  # the runner registers its module there
+    threads = []
+    sides = []
+
+    def start(submission):
+        module_path = tmp_path / "submission.py"
+        module_path.write_text(submission)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        runner = Runner("submission", ipc.Channel(theirs), str(module_path), "transform", "gpu", ["cupy", "numpy"])
+        thread = threading.Thread(target=runner.serve, daemon=True)
+        thread.start()
+        threads.append(thread)
+        job = types.SimpleNamespace(target="gpu", memory_limit_bytes=0)
+        side = Side("submission", str(module_path), job, str(tmp_path), str(Path(module_path).parent))
+        side.channel = ipc.Channel(ours)
+        sides.append(side)
+        hello, _ = side.channel.receive(time.perf_counter_ns() + WAIT_NS)
+        assert hello == {"op": "hello", "ok": True, "hardware": "Stand-in GPU"}
+        return side, cupy
+
+    yield start
+    for side in sides:
+        side.channel.sock.close()
+    for thread in threads:
+        thread.join(timeout=5)
+        assert not thread.is_alive()
+
+
+def exchange(side, args):
+    bundle = InputBundle(args)
+    clock = PhaseClock()
+    try:
+        reply, buffer = side._exchange(bundle, WAIT_NS, time.perf_counter_ns() + WAIT_NS, clock)
+    finally:
+        bundle.close()
+    return reply, buffer, clock
+
+
+def test_copies_happen_outside_the_timed_window(gpu_side):
+    side, cupy = gpu_side(
+        "import cupy as cp\n\n"
+        "def transform(x, factor):\n"
+        "    cp.events.append('entry point')\n"
+        "    return cp.ndarray(x.host * factor)\n"
+    )
+    reply, buffer, clock = exchange(side, (np.arange(6.0), 2.0))
+
+    assert reply["ok"] is True
+    assert np.array_equal(ipc.decode(reply["value"], buffer), np.arange(6.0) * 2.0)
+    assert cupy.events == ["upload", "synchronize", "entry point", "synchronize", "download", "free pool", "free pool"]
+    assert clock.seconds("staging") >= COPY_DELAY_S
+    assert clock.seconds("fetch") >= COPY_DELAY_S
+    assert clock.seconds("call") < COPY_DELAY_S
+
+
+def test_submission_cannot_swap_the_copy_functions(gpu_side):
+    side, cupy = gpu_side(
+        "import cupy as cp\n\n"
+        "def precompute(array):\n"
+        "    cp.events.append('submission code while staging')\n"
+        "    return cp.ndarray(array)\n\n"
+        "cp.asarray = precompute\n\n"
+        "def transform(x):\n"
+        "    return x\n"
+    )
+    reply, buffer, _ = exchange(side, (np.ones(3),))
+
+    assert np.array_equal(ipc.decode(reply["value"], buffer), np.ones(3))
+    assert "submission code while staging" not in cupy.events
+
+
+@pytest.mark.parametrize("returned", ["[1.0, 2.0, 3.0]", "(lambda: x)"])
+def test_anything_but_a_device_or_host_array_is_a_wrong_answer(gpu_side, returned):
+    side, _ = gpu_side(f"def transform(x):\n    return {returned}\n")
+    reply, buffer, _ = exchange(side, (np.ones(3),))
+
+    value = ipc.decode(reply["value"], buffer)
+    assert isinstance(value, ipc.UnsupportedValue)
+    assert compare.compare(np.ones(3), value, TOLERANCE) is not None
+
+
+def test_an_exception_arrives_with_the_fetch_and_the_pool_is_still_freed(gpu_side):
+    side, cupy = gpu_side("def transform(x):\n    raise ValueError('no kernel today')\n")
+    reply, buffer, clock = exchange(side, (np.ones(3),))
+
+    assert reply["ok"] is False and buffer is None
+    assert reply["error"]["type"] == "ValueError"
+    assert 'File "solution.py", line 2' in reply["error"]["traceback"]
+    assert cupy.events[-2:] == ["free pool", "free pool"] and "download" not in cupy.events
+    assert set(clock.elapsed_ns) == {"staging", "call", "fetch"}
+
+
+def test_a_cpu_runner_refuses_the_gpu_messages(tmp_path):
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    runner = Runner("submission", ipc.Channel(theirs), str(tmp_path / "submission.py"), "transform", "cpu", ["numpy"])
+    try:
+        for op in ("stage", "fetch"):
+            assert runner.handle(op, {"op": op}, []) is False
+    finally:
+        ours.close()
+        theirs.close()
