@@ -235,6 +235,9 @@ class BwrapSandbox(Sandbox):
         for path in ETC_FILES:
             argv += ["--ro-bind-try", path, path]
         argv += ["--proc", "/proc", "--dev", "/dev"]
+        # bwrap's /dev comes with a writable /dev/shm outside every size cap; nothing needs it
+        # (the harness passes arrays through /tmp), so it becomes a tiny read-only tmpfs.
+        argv += ["--size", "4096", "--perms", "0555", "--tmpfs", "/dev/shm"]
         argv += ["--size", str(int(self.limits.disk_bytes)), "--tmpfs", "/tmp"]
         # After the tmpfs, so a Python install or venv that lives under /tmp on the host
         # (a CI checkout, say) is bound over the tmpfs instead of hidden by it.
