@@ -1,6 +1,7 @@
 """Watching a runner from the outside: its memory while it works and the
 output it writes. Both run as threads in the supervisor."""
 import os
+import signal
 import threading
 import time
 
@@ -15,9 +16,10 @@ class Sampler(threading.Thread):
     INTERVAL_S = 0.002
     RESCAN_S = 0.02
 
-    def __init__(self, root_pid, limit_bytes, scratch=None, device_probe=None):
+    def __init__(self, root_pid, limit_bytes, scratch=None, device_probe=None, trusted_roots=()):
         super().__init__(daemon=True, name="hotpath-sampler")
         self.root_pid = root_pid
+        self.trusted_roots = tuple(trusted_roots)
         self.limit_bytes = limit_bytes
         self.scratch = scratch
         self.device_probe = device_probe
@@ -27,17 +29,20 @@ class Sampler(threading.Thread):
         self.breached_bytes = None
         self._stop_event = threading.Event()
 
+    def members(self):
+        return procs.accountable(self.root_pid, self.trusted_roots)
+
     def run(self):
-        members = procs.subtree(self.root_pid)
+        members = self.members()
         rescanned = time.monotonic()
         while True:
             if time.monotonic() - rescanned > self.RESCAN_S:
-                members = procs.subtree(self.root_pid)
+                members = self.members()
                 rescanned = time.monotonic()
             if self._sample(members):
                 return
             if self._stop_event.wait(self.INTERVAL_S):
-                self._sample(procs.subtree(self.root_pid))
+                self._sample(self.members())
                 return
 
     def _sample(self, members):
@@ -52,6 +57,7 @@ class Sampler(threading.Thread):
         if self.limit_bytes and total > self.limit_bytes:
             self.breached_bytes = total
             procs.kill_tree(self.root_pid)
+            procs.send_signal([pid for pid in members if pid != self.root_pid], signal.SIGKILL)
             return True
         return False
 

@@ -94,6 +94,22 @@ def subtree(root, parents=None):
     return _walk(root, parents)
 
 
+def accountable(root, trusted_roots=(), parents=None):
+    """The processes whose memory counts against `root`'s side: its subtree and,
+    when `trusted_roots` is given, every stray the supervisor adopted. The
+    supervisor is a subreaper, so a double-forked grandchild lands under it,
+    outside `root`'s tree, yet it is still the submission's doing."""
+    parents = parent_map() if parents is None else parents
+    mine = subtree(root, parents)
+    if not mine or not trusted_roots:
+        return mine
+    claimed = set(mine)
+    for trusted in trusted_roots:
+        claimed.update(subtree(trusted, parents))
+    strays = [pid for pid in descendants(os.getpid(), parents) if pid not in claimed]
+    return mine + strays
+
+
 def tree_cpu_seconds(root):
     """CPU used so far by `root`'s tree, including children it has reaped."""
     total = 0.0
@@ -111,8 +127,26 @@ def rss_bytes(pid):
         return 0
 
 
+def pss_bytes(pid):
+    """Proportional set size: pages shared with other processes (after fork,
+    copy-on-write) are split between them instead of counted in full by each."""
+    try:
+        for line in _read(f"/proc/{pid}/smaps_rollup").splitlines():
+            if line.startswith(b"Pss:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
 def tree_rss_bytes(pids):
-    return sum(rss_bytes(pid) for pid in pids)
+    """Resident memory of a set of processes. One process: its RSS. Several:
+    the sum of their PSS, since summing RSS would count every page a forked
+    child still shares with its parent twice."""
+    pids = list(pids)
+    if len(pids) == 1:
+        return rss_bytes(pids[0])
+    return sum(pss_bytes(pid) for pid in pids)
 
 
 def peak_rss_bytes(pid):

@@ -3,11 +3,13 @@ submission.py and calls its entry point when the supervisor says so.
 
     python3 -I -B runner.py ROLE SOCKET_FD MODULE_PATH ENTRY_POINT TARGET MEMORY_LIMIT ALLOWED_IMPORTS_JSON
 
-Both sides run this same file, so both pay the same overhead per call. The
+Both sides run this same file, so both pay the same overhead per call. On
+GPU a call is three messages, "stage", "call" and "fetch", so that only the
+entry point and a device synchronisation are timed (see sides.py). The
 supervisor trusts nothing the submission's runner says except the bytes of
 its (sealed) result: timing, memory and CPU figures are taken from outside.
 The reference runner is non-dumpable, so the submission cannot ptrace it or
-write its memory; it becomes dumpable only between "arm" and "call", while
+write its memory; it becomes dumpable only between "arm" and the next message, while
 the supervisor holds every other process stopped, so the supervisor can reset
 its peak-RSS counter.
 """

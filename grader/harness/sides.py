@@ -78,6 +78,9 @@ class Side:
         self.drain = None
         self.hardware = None
         self.cpu_mark = None
+        # Runner pids whose processes never count against this side (set by the
+        # supervisor on the submission side: the reference runner's tree).
+        self.trusted_peers = ()
         self.outside_cpu_seconds = 0.0
         self.load_sampler = None
         self.expected_scheduling = None
@@ -159,13 +162,14 @@ class Side:
         cpu_before = procs.tree_cpu_seconds(self.pid)
         if self.cpu_mark is not None:
             self.outside_cpu_seconds += max(0.0, cpu_before - self.cpu_mark)
-        members = procs.subtree(self.pid)
+        members = procs.accountable(self.pid, self.trusted_peers)
         procs.reset_peak_rss(self.pid)
         base_own = procs.rss_bytes(self.pid)
         base_tree = procs.tree_rss_bytes(members)
         scratch_before = scratch_used_bytes(self.scratch) if self.scratch_is_tmpfs else None
         device_before = self.device_probe.used_bytes() if self.device_probe else None
-        sampler = Sampler(self.pid, self.memory_limit_bytes, self.scratch if self.scratch_is_tmpfs else None, self.device_probe)
+        sampler = Sampler(self.pid, self.memory_limit_bytes, self.scratch if self.scratch_is_tmpfs else None, self.device_probe,
+                          trusted_roots=self.trusted_peers)
         sampler.start()
 
         outcome = CallOutcome("ok")

@@ -177,6 +177,9 @@ class Grading:
             side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.job, self.scratch, harness_dir, self.device_probe, tmpfs)
             side.start()
             self.sides[role] = side
+        # Whatever the submission starts, even a double-forked orphan the supervisor
+        # adopts, counts against the submission; the reference runner never does.
+        self.sides["submission"].trusted_peers = (self.sides["reference"].pid,)
         for role in ("reference", "submission"):
             outcome = self.sides[role].wait_hello(self.deadline_ns)
             if outcome.status != "ok":
