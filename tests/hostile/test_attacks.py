@@ -18,8 +18,9 @@ from .conftest import ATTACKS, ESCAPED, attack_code, tiny_exercise
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
 V = Verdict
-#: Escapes fail silently and the attack answers correctly; an import allow-list may stop it first.
-ESCAPE = {V.ACCEPTED, V.REJECTED, V.RUNTIME_ERROR}
+#: Escapes fail silently and the attack answers correctly. (Every attack gets past the source policy,
+#: so "rejected" or a crash would mean the attack itself broke, and would hide whether the layers held.)
+ESCAPE = {V.ACCEPTED}
 #: Attacks on timing compute the right answer and cheat on the clock: caught, or scored honestly.
 TIMING = {V.ACCEPTED, V.WRONG_ANSWER, V.REJECTED, V.RUNTIME_ERROR}
 WRONG = {V.WRONG_ANSWER, V.REJECTED}

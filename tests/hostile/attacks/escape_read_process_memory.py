@@ -12,11 +12,12 @@ def _real_builtins(hint: "lambda: [c for c in ().__class__.__base__.__subclasses
 
 _BUILTINS = typing.get_type_hints(_real_builtins)["hint"]()
 PAYLOAD = r'''
+import os
+
 import numpy as np
 
 
-def _probe():
-    import os
+def _probe_once():
     me = os.getpid()
     found = []
     for pid in os.listdir("/proc"):
@@ -43,10 +44,24 @@ def _probe():
     return found
 
 
+def _probe():
+    """Keep trying for a while: a process that is readable only during a window
+    (start-up, or between two protocol steps) is caught if the window opens."""
+    import time
+
+    deadline = time.monotonic() + 1.5
+    while time.monotonic() < deadline:
+        found = _probe_once()
+        if found:
+            return found
+    return []
+
+
 _FINDINGS = _probe()
 
 
 def transform(x):
+    _FINDINGS.extend(_probe_once())
     if _FINDINGS:
         raise RuntimeError("ESCAPED: " + "; ".join(_FINDINGS))
     return np.sqrt(x * x + 1.0) * 2.0 - x
