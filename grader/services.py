@@ -234,6 +234,16 @@ def sweep_stuck_submissions():
     return counts
 
 
+def remove_stale_sandboxes():
+    """On this machine, remove what sandboxes of dead workers left behind (job
+    directories, cgroups). Each worker calls it when it starts."""
+    if settings.SANDBOX_BACKEND != "bwrap":
+        return 0  # docker: the engine owns container clean-up
+    from .sandbox.bwrap import BwrapSandbox
+
+    return BwrapSandbox.remove_stale()
+
+
 def record_gpu_heartbeat(details):
     cache.set(GPU_HEARTBEAT_KEY, {**details, "at": timezone.now().isoformat()}, timeout=GPU_HEARTBEAT_TTL_S)
 

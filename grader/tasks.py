@@ -1,5 +1,6 @@
 """Celery tasks: thin wrappers around grader.services."""
 from celery import shared_task
+from celery.signals import worker_ready
 
 from . import services
 from .errors import PlatformError
@@ -24,3 +25,8 @@ def grade_submission(submission_id):
 @shared_task(name="grader.sweep_stuck_submissions", ignore_result=True)
 def sweep_stuck_submissions():
     return services.sweep_stuck_submissions()
+
+
+@worker_ready.connect
+def remove_stale_sandboxes(**kwargs):
+    services.remove_stale_sandboxes()

@@ -12,6 +12,7 @@ Layers, outermost first (docs/sandbox.md has the long version):
    writable; rlimits otherwise. RLIMIT_CPU, RLIMIT_FSIZE and RLIMIT_CORE always.
 5. The host enforces wall time and output caps and kills the whole tree.
 """
+import ctypes
 import json
 import logging
 import os
@@ -30,7 +31,7 @@ from pathlib import Path
 from grader.errors import PlatformError
 
 from .base import Sandbox, SandboxResult
-from .cgroups import create_run_cgroup
+from .cgroups import create_run_cgroup, creator_pid, pid_alive, remove_stale_cgroups
 
 logger = logging.getLogger(__name__)
 
@@ -46,6 +47,8 @@ ETC_FILES = ("/etc/ld.so.cache", "/etc/localtime")
 ADDRESS_SPACE_HEADROOM_BYTES = 512 * 1024**2
 READ_CHUNK = 65536
 KILL_WAIT_S = 5.0
+JOB_DIR_PREFIX = "hotpath-job-"
+PR_SET_PDEATHSIG = 1
 
 
 def _reachable_by_others(path):
@@ -134,12 +137,28 @@ class BwrapSandbox(Sandbox):
         if shutil.which("bwrap") is None:
             raise PlatformError("sandbox.bwrap_missing", "bubblewrap (bwrap) is not installed on this worker")
         try:
-            self.job_dir = tempfile.mkdtemp(prefix="hotpath-job-")
+            # The creator's pid in the name lets remove_stale() tell a dead worker's leftovers from a live run.
+            self.job_dir = tempfile.mkdtemp(prefix=f"{JOB_DIR_PREFIX}{os.getpid()}-")
             os.chmod(self.job_dir, 0o755)  # bwrap may run as nobody and must read it
             self._job_fd = os.open(self.job_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except OSError as exc:
             self._cleanup()
             raise PlatformError("sandbox.job_dir", f"cannot create the job directory: {exc}") from exc
+
+    @classmethod
+    def remove_stale(cls):
+        """Remove what sandboxes of dead workers left behind: a worker killed by SIGKILL
+        never runs _cleanup, so its job directories and run cgroups stay. Safe while
+        other workers run: only leftovers whose creating process is gone are touched."""
+        removed = remove_stale_cgroups()
+        for entry in os.scandir(tempfile.gettempdir()):
+            pid = creator_pid(entry.name, JOB_DIR_PREFIX)
+            if pid is None or pid_alive(pid) or not entry.is_dir(follow_symlinks=False):
+                continue
+            shutil.rmtree(entry.path, ignore_errors=True)
+            logger.warning("removed stale sandbox job directory %s", entry.path)
+            removed += 1
+        return removed
 
     def _cleanup(self):
         errors = []
@@ -296,7 +315,13 @@ class BwrapSandbox(Sandbox):
                 os.setgroups([])
                 os.setgid(run_as[1])
                 os.setuid(run_as[0])
+            # After setuid (a change of credentials clears it): if the worker dies, even by
+            # SIGKILL, bwrap dies with it, and --die-with-parent takes the sandbox down too.
+            if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != parent_pid:
+                os._exit(127)
 
+        parent_pid = os.getpid()
+        libc = ctypes.CDLL(None, use_errno=True)
         return enter_sandbox_limits
 
     def run(self, command, stdin=b""):

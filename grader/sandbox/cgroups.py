@@ -12,6 +12,7 @@ nothing escapes the limits by forking early.
 """
 import logging
 import os
+import re
 import secrets
 import signal
 import time
@@ -20,6 +21,7 @@ from pathlib import Path
 logger = logging.getLogger(__name__)
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+RUN_CGROUP_PREFIX = "hotpath-"
 CPU_PERIOD_US = 100_000
 V1_CONTROLLERS = ("memory", "pids", "cpu")
 
@@ -275,7 +277,8 @@ def create_run_cgroup(limits, root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgr
         own_paths = own_cgroup_paths(Path(proc_cgroup_path).read_text())
     except OSError:
         return None
-    name = f"hotpath-{secrets.token_hex(8)}"
+    # The creator's pid in the name lets remove_stale_cgroups tell a dead worker's leftovers from a live run.
+    name = f"{RUN_CGROUP_PREFIX}{os.getpid()}-{secrets.token_hex(8)}"
     root = Path(root)
     if (root / "cgroup.controllers").exists():
         group = CgroupV2(root, own_paths.get("", "/"), name)
@@ -284,3 +287,68 @@ def create_run_cgroup(limits, root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgr
     if not group.attach_paths:
         return None
     return group.apply(limits)
+
+
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def creator_pid(name, prefix):
+    """The pid in `<prefix><pid>-<random>`, or None for names that do not match."""
+    match = re.fullmatch(re.escape(prefix) + r"(\d+)-[0-9a-z_]+", name)
+    return int(match.group(1)) if match else None
+
+
+def remove_stale_cgroups(root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgroup"):
+    """Kill and remove run cgroups whose creating worker died (a SIGKILLed worker
+    never reaches its clean-up). Returns how many directories were removed."""
+    try:
+        own_paths = own_cgroup_paths(Path(proc_cgroup_path).read_text())
+    except OSError:
+        return 0
+    root = Path(root)
+    if (root / "cgroup.controllers").exists():
+        parents = [root / own_paths.get("", "/").lstrip("/")]
+    else:
+        parents = [root / controller / own_paths[controller].lstrip("/") for controller in V1_CONTROLLERS if controller in own_paths]
+    removed = 0
+    for parent in parents:
+        try:
+            children = list(parent.iterdir())
+        except OSError:
+            continue
+        for directory in children:
+            pid = creator_pid(directory.name, RUN_CGROUP_PREFIX)
+            if pid is None or not directory.is_dir() or pid_alive(pid):
+                continue
+            removed += _kill_and_remove(directory)
+    return removed
+
+
+def _kill_and_remove(directory):
+    for _ in range(50):
+        try:
+            pids = [int(line) for line in (directory / "cgroup.procs").read_text().split()]
+        except OSError:
+            pids = []
+        if not pids:
+            break
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.02)
+    try:
+        directory.rmdir()
+    except OSError as exc:
+        logger.error("could not remove stale cgroup %s: %s", directory, exc)
+        return 0
+    logger.warning("removed stale sandbox cgroup %s", directory)
+    return 1

@@ -2,8 +2,11 @@
 with messages queued, the database cut while a task runs. Every submission
 ends graded exactly once."""
 import json
+import os
+import signal
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -59,6 +62,37 @@ def backdate(ids, seconds):
     Submission.objects.filter(pk__in=ids).update(created_at=past)
 
 
+def job_dir_of(pid):
+    """The host job directory a sandbox process was started with, from its command line."""
+    words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    for index, word in enumerate(words[:-2]):
+        if word == b"--ro-bind" and words[index + 2] == b"/job":
+            return Path(words[index + 1].decode())
+    return None
+
+
+def test_worker_killed_mid_grading_leaves_nothing_behind(postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user):
+    env = service_env(postgres_url, broker_url, run_dir)
+    user = make_user("killed-worker-leftovers")
+    [submission_id] = create_via_service(env, user, tiny_version, SLOW_HONEST)
+    first = start_worker(env, name="first")
+    wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
+    time.sleep(1.0)
+    running = [pid for pid, _, _ in sandbox_processes(include_orphans=False)]
+    job_dirs = {job_dir_of(pid) for pid in running} - {None}
+    first.kill()
+    try:
+        # bwrap dies with the worker (parent-death signal) and takes the sandbox with it.
+        wait_for(lambda: not sandbox_processes(), 15, "the killed worker's sandbox to go away")
+    finally:
+        for pid, _, _ in sandbox_processes():
+            os.kill(pid, signal.SIGKILL)  # ours: the test started that worker
+    assert job_dirs, "the sandbox's job directory was not found while it ran"
+    # The next worker to start on this machine removes the dead one's job directory and cgroups.
+    start_worker(env, name="second")
+    wait_for(lambda: not any(directory.exists() for directory in job_dirs), 30, "the stale job directory to be removed")
+
+
 def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
     postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user
 ):
@@ -69,7 +103,6 @@ def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
     wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
     time.sleep(1.0)
     first.kill()
-    wait_for(lambda: not sandbox_processes(), 10, "the orphaned sandbox to die with its worker")
     row = Submission.objects.get(pk=submission_id)
     assert (row.status, row.attempts) == (Status.RUNNING, 1)
 
@@ -175,4 +208,4 @@ def test_attacks_through_the_full_celery_path(postgres_url, broker_url, run_dir,
         assert row.attempts == 1 and row.message
         assert "ESCAPED" not in json.dumps(row.report)
     assert Submission.objects.get(pk=honest_id).verdict == Verdict.ACCEPTED
-    assert not sandbox_processes()
+    wait_for(lambda: not sandbox_processes(include_orphans=False), 10, "the worker's last sandbox to be cleaned up")

@@ -268,3 +268,39 @@ def test_gpu_target_is_a_platform_error():
         with BwrapSandbox(LIMITS, target="gpu"):
             pass
     assert caught.value.error_id == "sandbox.target_unsupported"
+
+
+def test_remove_stale_clears_only_leftovers_of_dead_workers(tmp_path, monkeypatch):
+    import subprocess
+    import tempfile
+
+    from grader.sandbox import bwrap as bwrap_module
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(bwrap_module, "remove_stale_cgroups", lambda: 0)
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    stale = tmp_path / f"hotpath-job-{finished.pid}-abc123"
+    live = tmp_path / f"hotpath-job-{os.getpid()}-def456"
+    unrelated = tmp_path / "hotpath-job-notapid"
+    for directory in (stale, live, unrelated):
+        (directory / "harness").mkdir(parents=True)
+    assert bwrap_module.BwrapSandbox.remove_stale() == 1
+    assert not stale.exists()
+    assert live.exists() and unrelated.exists()
+
+
+def test_stale_cgroup_of_a_dead_worker_is_removed(tmp_path):
+    import subprocess
+
+    from grader.sandbox.cgroups import remove_stale_cgroups
+
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    parent = tmp_path / "memory" / "worker"
+    (parent / f"hotpath-{finished.pid}-00ff").mkdir(parents=True)
+    (parent / f"hotpath-{os.getpid()}-00aa").mkdir()
+    proc_cgroup = tmp_path / "cgroup"
+    proc_cgroup.write_text("4:memory:/worker\n")
+    assert remove_stale_cgroups(root=tmp_path, proc_cgroup_path=proc_cgroup) == 1
+    assert [child.name for child in parent.iterdir()] == [f"hotpath-{os.getpid()}-00aa"]
