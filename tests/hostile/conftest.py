@@ -14,9 +14,9 @@ import pytest
 HERE = Path(__file__).resolve().parent
 ATTACKS = HERE / "attacks"
 EXERCISE = HERE / "exercise"
-#: The attacks look for this exact host path (see attacks/escape_read_host_files.py).
-CANARY_DIR = Path("/tmp/hotpath-hostile-canary")
-CANARY_FILE = CANARY_DIR / "secret.txt"
+#: The attacks look for this host folder (see attacks/escape_read_host_files.py, escape_symlinks_planted.py);
+#: each test session keeps its canary in a subfolder of its own, so concurrent sessions do not collide.
+CANARY_ROOT = Path("/tmp/hotpath-hostile-canary")
 #: Marks an attack that got through: it raises with this word and what it found.
 ESCAPED = "ESCAPED"
 
@@ -35,6 +35,7 @@ def tiny_exercise():
 
 @dataclass
 class Canaries:
+    directory: Path
     file_token: str
     env_token: str
     file_digest: str
@@ -49,28 +50,33 @@ class Canaries:
         for secret in self.secrets():
             assert secret not in text, f"a host secret leaked into {where}"
 
+    @property
+    def file(self):
+        return self.directory / "secret.txt"
+
     def assert_file_untouched(self):
-        assert CANARY_FILE.is_file() and not CANARY_FILE.is_symlink(), "the host canary file was replaced"
-        assert hashlib.sha256(CANARY_FILE.read_bytes()).hexdigest() == self.file_digest, "the host canary was modified"
-        assert CANARY_FILE.stat().st_mtime_ns == self.file_mtime_ns, "the host canary was written to"
-        assert sorted(p.name for p in CANARY_DIR.iterdir()) == ["secret.txt"], "something was dropped beside the canary"
+        assert self.file.is_file() and not self.file.is_symlink(), "the host canary file was replaced"
+        assert hashlib.sha256(self.file.read_bytes()).hexdigest() == self.file_digest, "the host canary was modified"
+        assert self.file.stat().st_mtime_ns == self.file_mtime_ns, "the host canary was written to"
+        assert sorted(p.name for p in self.directory.iterdir()) == ["secret.txt"], "something was dropped beside the canary"
 
 
 @pytest.fixture(scope="session")
 def canaries():
     """A secret file on the host at a path every attack knows, and a secret in
     the host environment (the worker's); neither may ever reach a report."""
-    CANARY_DIR.mkdir(mode=0o700, exist_ok=True)
-    for leftover in CANARY_DIR.iterdir():
-        leftover.unlink()
+    CANARY_ROOT.mkdir(mode=0o700, exist_ok=True)
+    directory = Path(tempfile.mkdtemp(dir=CANARY_ROOT))
     file_token = f"hotpath-canary-file-{secrets.token_hex(16)}"
     env_token = f"hotpath-canary-env-{secrets.token_hex(16)}"
-    CANARY_FILE.write_text(file_token)
-    CANARY_FILE.chmod(0o600)
+    canary_file = directory / "secret.txt"
+    canary_file.write_text(file_token)
+    canary_file.chmod(0o600)
     previous = os.environ.get("HOTPATH_CANARY")
     os.environ["HOTPATH_CANARY"] = env_token
-    stat = CANARY_FILE.stat()
-    yield Canaries(file_token, env_token, hashlib.sha256(file_token.encode()).hexdigest(), stat.st_mtime_ns)
+    stat = canary_file.stat()
+    yield Canaries(directory, file_token, env_token, hashlib.sha256(file_token.encode()).hexdigest(), stat.st_mtime_ns)
+    shutil.rmtree(directory, ignore_errors=True)
     if previous is None:
         os.environ.pop("HOTPATH_CANARY", None)
     else:
@@ -93,15 +99,16 @@ def _process_table():
     return table
 
 
-def sandbox_processes():
+def sandbox_processes(include_orphans=True):
     """Live (not zombie) sandbox processes that are ours: bwrap or anything whose
     command line names the job mount or a host job directory, descended from
-    this test process or orphaned (another helper's runs are neither)."""
+    this test process or (with include_orphans) orphaned; other test sessions'
+    runs are neither, unless one of their workers was killed."""
     table = _process_table()
     me = os.getpid()
 
     def ours(pid):
-        if table[pid][0] in (0, 1):
+        if include_orphans and table[pid][0] in (0, 1):
             return True  # orphaned: a sandbox process that outlived its bwrap
         seen = set()
         while pid in table and pid not in seen:
@@ -155,9 +162,9 @@ def host_guard(canaries, monkeypatch):
 
     monkeypatch.setattr(bwrap, "create_run_cgroup", recording)
     before_dirs = job_dirs()
-    assert not sandbox_processes(), "a sandbox process of ours was already running before the attack"
+    already_there = {pid for pid, _, _ in sandbox_processes()}  # e.g. left by a killed worker of another session
     yield canaries
-    leftover = sandbox_processes()
+    leftover = [entry for entry in sandbox_processes() if entry[0] not in already_there]
     assert not leftover, f"processes survived the grading run: {leftover}"
     assert job_dirs() <= before_dirs, f"job directories left behind: {job_dirs() - before_dirs}"
     for group in created_groups:

@@ -130,8 +130,17 @@ ATTACK_TABLE = {
     "correct_memoryview": (WRONG, nothing),
     "correct_mutate_input": (WRONG, nothing),
 }
-#: Attacks that are still unfixed; see docs/security.md ("Open findings"). Each must fail (strict).
-KNOWN_UNFIXED = {}
+#: attack name -> (reason, strict), for an attack that currently gets through (docs/security.md, "Findings"):
+#: its test is marked xfail until the fix lands. strict=False only where the attack wins intermittently (a race),
+#: so that a run where it happens to lose does not fail the build.
+KNOWN_UNFIXED = {
+    "escape_read_process_memory": (
+        "finding 1: in some runs the submission still opens /proc/<reference runner>/mem (pid 3) during the "
+        "runners' start-up; a race, so not strict", False),
+    "timing_precompute_at_import": (
+        "finding 6: work at import time (here ~115 MB of arrays built and kept) warms the submission's allocator, "
+        "so its identical NumPy chain runs 4-14x faster than the reference's; the size of the gain varies", False),
+}
 
 
 @pytest.fixture(scope="module")
@@ -173,9 +182,12 @@ def test_table_covers_every_attack_file():
 
 
 def _params():
-    for name in ATTACK_TABLE:
-        marks = [pytest.mark.xfail(strict=True, reason=KNOWN_UNFIXED[name])] if name in KNOWN_UNFIXED else []
-        yield pytest.param(name, marks=marks, id=name)
+    return [
+        pytest.param(name, id=name, marks=[
+            pytest.mark.xfail(strict=KNOWN_UNFIXED[name][1], reason=KNOWN_UNFIXED[name][0])
+        ] if name in KNOWN_UNFIXED else [])
+        for name in ATTACK_TABLE
+    ]
 
 
 @pytest.mark.parametrize("name", _params())
