@@ -43,6 +43,7 @@ GAVE_UP_MESSAGE = (
     "This is our problem, not your code's; please submit again later."
 )
 WEB_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK)
+MAX_TASK_PRIORITY = 9  # the Redis transport's priority steps are 0..9 (settings)
 
 
 # -- creating -------------------------------------------------------------------------
@@ -96,10 +97,22 @@ def create_submission(user, exercise_version, code, purpose=Purpose.PRACTICE):
     return submission
 
 
+def fair_priority(submission):
+    """The submission's place in its owner's own backlog, 0 for the oldest.
+
+    The Redis transport serves lower numbers first, so everyone's first pending
+    submission goes before anyone's second: round-robin by user, approximately,
+    without a dispatcher. A flood only ever queues behind other people's work."""
+    ahead = Submission.objects.filter(
+        user_id=submission.user_id, status__in=Status.ACTIVE, created_at__lt=submission.created_at
+    ).count()
+    return min(ahead, MAX_TASK_PRIORITY)
+
+
 def enqueue(submission):
     from .tasks import grade_submission
 
-    grade_submission.apply_async(args=[submission.pk], queue=submission.queue)
+    grade_submission.apply_async(args=[submission.pk], queue=submission.queue, priority=fair_priority(submission))
 
 
 # -- grading ------------------------------------------------------------------------

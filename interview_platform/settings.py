@@ -126,7 +126,13 @@ else:
 # Celery: Redis when configured, otherwise a filesystem broker that needs no server.
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60),
+        # Priorities 0..9, lowest first: grader.services.fair_priority orders work round-robin by user.
+        "priority_steps": list(range(10)),
+        "sep": ":",
+        "queue_order_strategy": "priority",
+    }
 else:
     CELERY_BROKER_URL = "filesystem://"
     _broker_dir = RUN_DIR / "broker"
