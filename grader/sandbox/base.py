@@ -10,6 +10,13 @@ process the run left behind and removes everything it created, whatever happened
 """
 from dataclasses import dataclass, field
 
+#: Part of every backend's sandbox environment. glibc raises its mmap threshold after a
+#: large block is freed, so a submission that allocates and frees big arrays at import
+#: would then serve every later temporary from a warm heap while the reference pays fresh
+#: mmaps and page faults: a speedup it did not earn. A set threshold stays put (glibc stops
+#: adjusting it), the same for both runners. tests/hostile: timing_precompute_at_import.
+SANDBOX_MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
+
 
 @dataclass(frozen=True)
 class Limits:

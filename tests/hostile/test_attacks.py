@@ -137,9 +137,6 @@ KNOWN_UNFIXED = {
     "escape_read_process_memory": (
         "finding 1: in some runs the submission still opens /proc/<reference runner>/mem (pid 3) during the "
         "runners' start-up; a race, so not strict", False),
-    "timing_precompute_at_import": (
-        "finding 6: work at import time (here ~115 MB of arrays built and kept) warms the submission's allocator, "
-        "so its identical NumPy chain runs 4-14x faster than the reference's; the size of the gain varies", False),
 }
 
 
