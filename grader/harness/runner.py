@@ -6,7 +6,10 @@ submission.py and calls its entry point when the supervisor says so.
 Both sides run this same file, so both pay the same overhead per call. On
 GPU a call is three messages, "stage", "call" and "fetch", so that only the
 entry point and a device synchronisation are timed (see sides.py). The
-supervisor trusts nothing the submission's runner says except the bytes of
+reference's runner also answers "echo" (CPU only): the inputs arrive
+and a blank answer shaped like the reference's goes back exactly as a call's
+would, so the supervisor can measure and subtract the harness's own share of
+a call. The supervisor trusts nothing the submission's runner says except the bytes of
 its (sealed) result: timing, memory and CPU figures are taken from outside.
 The reference runner is non-dumpable, so the submission cannot ptrace it or
 write its memory; it becomes dumpable only between "arm" and the next message, while
@@ -37,6 +40,8 @@ def _bootstrap_package():
 if __name__ == "__main__":
     _bootstrap_package()
     __package__ = "harness"
+
+import numpy as np  # noqa: E402
 
 from . import imports, ipc, procs  # noqa: E402
 
@@ -84,6 +89,8 @@ class Runner:
             self.channel.send({"op": "armed"})
         elif self.device is None and op == "call":
             self.call(message, fds)
+        elif self.device is None and op == "echo" and self.role == "reference":
+            self.echo(message, fds)
         elif self.device is not None and op == "stage":
             self.stage(message, fds)
         elif self.device is not None and op == "call":
@@ -119,9 +126,18 @@ class Runner:
     # -- CPU: one message, inputs in and sealed result out, all inside the timed window
 
     def call(self, message, fds):
+        self._answer(lambda: self.function(*_receive_args(message, fds)))
+
+    def echo(self, message, fds):
+        """A call with the entry point left out: the same inputs are received
+        and an answer shaped like message["like"] is sealed and sent, through
+        the same code as a call's."""
+        self._answer(lambda: _echo_answer(message, fds))
+
+    def _answer(self, compute):
         result = None
         try:
-            result = self.function(*_receive_args(message, fds))
+            result = compute()
             reply, result_fd = _sealed_result(result)
         except BaseException as exc:
             reply, result_fd = {"op": "result", "ok": False, "error": self.describe(exc)}, None
@@ -195,6 +211,25 @@ def _receive_args(message, fds):
         buffer = ipc.Buffer(ipc.map_shared(fds[0], int(message["size"]), writable=True))
     ipc.close_fds(fds)
     return ipc.decode(message["args"], buffer)
+
+
+def _echo_answer(message, fds):
+    """An echo's answer: the inputs are mapped and decoded as a call's are, then
+    dropped, and a blank value shaped like message["like"] is returned."""
+    _receive_args(message, fds)
+    return _blank_like(message["like"])
+
+
+def _blank_like(meta):
+    """The value `meta` (an ipc.encode description) describes, with nothing
+    computed: its arrays are np.empty, whose pages cost nothing until the
+    result copy reads them."""
+    kind = meta["t"]
+    if kind == "array":
+        return np.empty(tuple(meta["shape"]), dtype=np.dtype(meta["dtype"]))
+    if kind == "tuple":
+        return tuple(_blank_like(item) for item in meta["items"])
+    return ipc.decode(meta, ipc.Buffer())
 
 
 def _sealed_result(result):

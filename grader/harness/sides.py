@@ -10,7 +10,12 @@ One call, identical for the reference and the submission:
   3. on CPU: the clock starts, the "call" carrying the fresh inputs (a memfd)
      goes out, the sealed result comes back, and the clock stops: serialising
      the result happens inside the window, and the inputs arrive with the call
-     so that no work on them can happen before the clock starts.
+     so that no work on them can happen before the clock starts. That
+     transfer work is the harness's, the same on both sides, so the supervisor
+     measures it apart with "echo" calls to the trusted reference runner
+     through this same path (the same inputs go out, an answer shaped like the
+     reference's, computed from nothing, comes back) and subtracts it
+     (supervisor.Grading._echo).
      On GPU the call has three phases, because copying between host and
      device memory would cost more than the kernels being compared: "stage"
      delivers the inputs and the runner copies them to the device and
@@ -143,8 +148,10 @@ class Side:
             return CallOutcome("output")
         return outcome
 
-    def call(self, bundle, budget_ns, deadline_ns):
-        """One measured call on `bundle` (an InputBundle). See the module docstring."""
+    def call(self, bundle, budget_ns, deadline_ns, echo_like=None):
+        """One measured call on `bundle` (an InputBundle). See the module docstring.
+        With `echo_like` (an ipc.encode description of an answer; CPU reference
+        only) the runner computes nothing and returns a blank answer of that shape."""
         process_count = procs.freeze_all_except(self.pid)
         if self.role == "reference" and not procs.scheduling(self.pid) <= self.expected_scheduling:
             self.kill()
@@ -175,7 +182,7 @@ class Side:
         outcome = CallOutcome("ok")
         clock = PhaseClock()
         try:
-            reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock)
+            reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock, echo_like)
         except TimeoutError:
             self.kill()
             outcome = CallOutcome("timeout")
@@ -226,14 +233,15 @@ class Side:
             outcome.error = _clean_error(reply.get("error"))
         return outcome
 
-    def _exchange(self, bundle, budget_ns, deadline_ns, clock):
+    def _exchange(self, bundle, budget_ns, deadline_ns, clock, echo_like=None):
         """Sends the inputs, runs the call and receives its result: (reply, buffer).
         Only clock's "call" phase is the timed window (see the module docstring)."""
         inputs = {"args": bundle.meta, "size": bundle.size}
         input_fds = [bundle.fd] if bundle.fd is not None else []
         if self.job.target != "gpu":
+            request = {"op": "call"} if echo_like is None else {"op": "echo", "like": echo_like}
             with clock.phase("call") as started:
-                self.channel.send({"op": "call", **inputs}, input_fds)
+                self.channel.send({**request, **inputs}, input_fds)
                 return self._receive_result(min(started + budget_ns, deadline_ns))
         with clock.phase("staging"):
             self.channel.send({"op": "stage", **inputs}, input_fds)
@@ -354,7 +362,7 @@ class InputBundle:
         changed = set()
         for position, offset, original in self.regions:
             now = view[offset:offset + original.nbytes]
-            if original.nbytes and not np.array_equal(now, original.reshape(-1).view(np.uint8)):
+            if original.nbytes and not ipc.same_bytes(now, original.reshape(-1).view(np.uint8)):
                 changed.add(position)
         return sorted(changed)
 

@@ -13,7 +13,10 @@ Order of work:
      the reference's answer for the same input.
 
 On GPU the timed window excludes the host<->device copies (see sides.py);
-copy_phase_overrun() keeps work from hiding in them.
+copy_phase_overrun() keeps work from hiding in them. On CPU the window holds
+the harness's own transfers (inputs in, result out), so in every timed pair
+an "echo" call measures them on the trusted reference runner and the reported
+times are net of that (see Grading._echo).
 
 Inputs come from inputs.make_inputs(size, seed) with a new seed from
 os.urandom for every pair, so no answer can be cached by content, identity or
@@ -29,7 +32,7 @@ import time
 
 import numpy as np
 
-from . import HARNESS_VERSION, compare, feedback, imports, procs, stats
+from . import HARNESS_VERSION, compare, feedback, imports, ipc, procs, stats
 from .gpu import MemoryProbe
 from .job import JobError, load_job
 from .measure import on_tmpfs
@@ -107,6 +110,8 @@ class SizeRecord:
         # GPU only: the untimed copy phases of each timed call, in seconds.
         self.staging = {"reference": [], "submission": []}
         self.fetching = {"reference": [], "submission": []}
+        # CPU only: one echo call per timed pair (see Grading._echo), in seconds.
+        self.transfer = []
         self.correct = True
 
 
@@ -210,7 +215,9 @@ class Grading:
                 record.first_call[role] = warmup[role].seconds
             for _ in range(self.job.repeats):
                 order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
-                outcomes = self._checked_pair(self._make_inputs(size), label, record, order)
+                echoes = [] if self.job.target != "gpu" else None
+                outcomes = self._checked_pair(self._make_inputs(size), label, record, order, echoes=echoes)
+                record.transfer.extend(echoes or ())
                 for role, outcome in outcomes.items():
                     record.times[role].append(outcome.seconds)
                     record.peaks[role].append(self._peak_bytes(role, size, outcome))
@@ -220,7 +227,10 @@ class Grading:
 
     # -- one pair of calls on the same input ----------------------------------
 
-    def _checked_pair(self, args, label, record, order, warmup=False):
+    def _checked_pair(self, args, label, record, order, warmup=False, echoes=None):
+        """Both sides' outcomes on `args`. With `echoes` (a list), an echo call
+        (see _echo) follows the reference's call at once, so it never directly
+        follows the submission's call, and its seconds are appended there."""
         outcomes = {}
         bundles = {role: InputBundle(args) for role in order}
         try:
@@ -241,6 +251,8 @@ class Grading:
                     self.baselines.setdefault((role, record.size), outcome.base_tree_bytes)
                     self.baselines[(role, record.size)] = min(self.baselines[(role, record.size)], outcome.base_tree_bytes)
                 outcomes[role] = outcome
+                if role == "reference" and echoes is not None:
+                    echoes.append(self._echo(args, outcome.value, label))
         finally:
             for bundle in bundles.values():
                 bundle.close()
@@ -251,6 +263,34 @@ class Grading:
             failure = dict(mismatch.failure, input=label)
             raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
         return outcomes
+
+    def _echo(self, args, reference_answer, label):
+        """Seconds of a CPU call that are the harness's own work, not the code's.
+
+        A timed CPU call includes delivering the inputs and copying the answer
+        into a sealed memfd (sides.py): the same on both sides, and for
+        memory-bound code a large share (at 16M float64 the result copy alone
+        is ~0.1 s beside ~0.23 s of reference work), which pulled every
+        speedup towards 1. So the trusted reference runner gets the same
+        inputs, through the same Side.call path and clock, and returns a blank
+        answer shaped like the reference's without running the entry point;
+        _size_summary subtracts the median of these from both sides. Only the
+        reference runner echoes, so the submission cannot influence the
+        figure (it is stopped throughout, as in any other call). The GPU's
+        untimed fetch phase is not used on CPU instead: the runner is not
+        stopped between "done" and "fetch", so a thread could finish the work
+        there, hidden within copy_phase_overrun's slack."""
+        bundle = InputBundle(args)
+        try:
+            outcome = self.sides["reference"].call(
+                bundle, self.deadline_ns - time.perf_counter_ns(), self.deadline_ns,
+                echo_like=ipc.encode(reference_answer, ipc.Arena()),
+            )
+        finally:
+            bundle.close()
+        if outcome.status != "ok":
+            self._fail("reference", outcome, f"while timing the grader's own transfers on {label}")
+        return outcome.seconds
 
     def _budget_ns(self, role, record, outcomes, warmup):
         remaining = self.deadline_ns - time.perf_counter_ns()
@@ -408,14 +448,21 @@ class Grading:
 
     def _size_summary(self, record):
         submission, reference = record.times["submission"], record.times["reference"]
-        interval = stats.speedup_interval(reference, submission)
+        # Times are net of the harness's transfer overhead (see _echo); the raw
+        # medians stay in the report so nothing is hidden. GPU: no echo, the
+        # copies are already outside the window.
+        overhead = record.transfer or None
+        interval = stats.speedup_interval(reference, submission, overhead)
         return _size_entry(
             record.size,
             correct=record.correct,
-            time_s=stats.median(submission),
-            reference_time_s=stats.median(reference),
-            speedup=stats.speedup(reference, submission),
+            time_s=stats.net_median(submission, overhead),
+            reference_time_s=stats.net_median(reference, overhead),
+            speedup=stats.speedup(reference, submission, overhead),
             speedup_ci=list(interval) if interval else None,
+            raw_time_s=stats.median(submission),
+            raw_reference_time_s=stats.median(reference),
+            transfer_overhead_s=_median_or_none(record.transfer),
             peak_memory_bytes=int(np.median(record.peaks["submission"])),
             reference_peak_memory_bytes=int(np.median(record.peaks["reference"])),
             first_call_s=record.first_call["submission"],
@@ -475,6 +522,9 @@ def _size_entry(size, correct, **numbers):
         "reference_first_call_s": None,
         "staging_s": None,
         "reference_staging_s": None,
+        "raw_time_s": None,
+        "raw_reference_time_s": None,
+        "transfer_overhead_s": None,
     }
     entry.update(numbers)
     return entry

@@ -1,0 +1,146 @@
+"""The transfer-overhead correction: the reference runner's "echo" call, the
+net-of-overhead statistics and the byte-level comparisons."""
+import os
+import socket
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from grader.harness import compare, ipc, stats
+from grader.harness.runner import Runner
+from grader.harness.sides import InputBundle, _result_buffer
+
+WAIT_NS = 10 * 1_000_000_000
+TOLERANCE = {"rtol": 1e-9, "atol": 0.0}
+#: A reference that must never run during an echo.
+EXPLODING_REFERENCE = """
+def transform(x, scale):
+    raise RuntimeError("the entry point ran during an echo")
+"""
+
+
+@pytest.fixture
+def cpu_runner(tmp_path, monkeypatch):
+    """A loaded CPU runner for `role`, driven message by message; yields a start(role) function."""
+    channels = []
+
+    def start(role):
+        monkeypatch.setitem(sys.modules, role, None)  # load() registers the module there
+        module_path = tmp_path / f"{role}.py"
+        module_path.write_text(EXPLODING_REFERENCE)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        channels.extend([ours, theirs])
+        runner = Runner(role, ipc.Channel(theirs), str(module_path), "transform", "cpu", ["numpy"])
+        runner.load()
+        return runner, ipc.Channel(ours)
+
+    yield start
+    for sock in channels:
+        sock.close()
+
+
+def echo(runner, channel, args, like):
+    """Sends an echo of `args` shaped like `like`; returns (handled, decoded answer or reply)."""
+    bundle = InputBundle(args)
+    try:
+        message = {"op": "echo", "like": ipc.encode(like, ipc.Arena()), "args": bundle.meta, "size": bundle.size}
+        handled = runner.handle("echo", message, [os.dup(bundle.fd)])
+    finally:
+        bundle.close()
+    if not handled:
+        return False, None
+    reply, fds = channel.receive(time.perf_counter_ns() + WAIT_NS)
+    try:
+        buffer = _result_buffer(reply, fds)
+    finally:
+        ipc.close_fds(fds)
+    assert reply["ok"] is True, reply
+    return True, ipc.decode(reply["value"], buffer)
+
+
+def test_reference_echo_returns_a_blank_answer_shaped_like_the_reference_without_running_it(cpu_runner):
+    runner, channel = cpu_runner("reference")
+    like = (np.ones((3, 4), dtype=np.float32), np.arange(5, dtype=np.int64), 2.5, None)
+    handled, answer = echo(runner, channel, (np.arange(12.0), 2.0), like)
+    assert handled
+    assert answer[0].shape == (3, 4) and answer[0].dtype == np.float32
+    assert answer[1].shape == (5,) and answer[1].dtype == np.int64
+    assert answer[2] == 2.5 and answer[3] is None
+    assert compare.compare(like, answer, TOLERANCE, custom_check=lambda *_: (True, "")) is None
+
+
+def test_only_the_reference_runner_echoes(cpu_runner):
+    runner, _ = cpu_runner("submission")
+    handled, _ = echo(runner, None, (np.arange(4.0), 1.0), np.ones(4))
+    assert handled is False
+
+
+# -- net-of-overhead statistics ---------------------------------------------------
+
+
+def test_speedup_is_ratio_of_net_medians():
+    overhead = [0.10, 0.11, 0.09, 0.10, 0.10]
+    reference = [0.33, 0.34, 0.32, 0.33, 0.33]  # 0.23 s of work
+    submission = [0.56, 0.57, 0.55, 0.56, 0.56]  # 0.46 s of work
+    assert stats.net_median(reference, overhead) == pytest.approx(0.23)
+    assert stats.speedup(reference, submission, overhead) == pytest.approx(0.5)
+    assert stats.speedup(reference, submission) == pytest.approx(0.33 / 0.56)
+    low, high = stats.speedup_interval(reference, submission, overhead)
+    assert low <= 0.5 <= high and (low, high) == stats.speedup_interval(reference, submission, overhead)
+
+
+def test_net_time_never_falls_below_its_floor():
+    overhead = [0.10, 0.10, 0.10]
+    submission = [0.098, 0.101, 0.099]  # all overhead: noise must not become a huge speedup
+    assert stats.net_median(submission, overhead) == pytest.approx(stats.NET_FLOOR_FRACTION * 0.099)
+    low, high = stats.speedup_interval([0.3, 0.3, 0.3], submission, overhead)
+    assert 0 < low <= high <= 0.2 / (stats.NET_FLOOR_FRACTION * min(submission))
+    jittery = [0.09, 0.10, 0.11]  # below its jitter a difference cannot be told from zero
+    assert stats.overhead_jitter(jittery) == pytest.approx(0.01)
+    assert stats.net_median(submission, jittery) == pytest.approx(0.01)
+    assert stats.speedup([0.3, 0.3, 0.3], submission, jittery) == pytest.approx(20.0)
+
+
+def test_overhead_needs_one_timing_per_pair():
+    with pytest.raises(ValueError):
+        stats.speedup_interval([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [0.1, 0.1])
+
+
+# -- byte-level comparisons -------------------------------------------------------
+
+
+def test_same_bytes_is_exact():
+    values = np.array([1.0, np.nan, -0.0, np.inf, 5e-324])
+    assert ipc.same_bytes(values, values.copy())
+    assert not ipc.same_bytes(values, np.array([1.0, np.nan, 0.0, np.inf, 5e-324]))
+    assert not ipc.same_bytes(values, values.astype(np.float32))
+    assert not ipc.same_bytes(values, values.reshape(5, 1))
+    odd = np.arange(7, dtype=np.uint8)  # not a whole number of words
+    changed = odd.copy()
+    changed[6] = 0
+    assert ipc.same_bytes(odd, odd.copy()) and not ipc.same_bytes(odd, changed)
+    assert ipc.same_bytes(values[::2], values[::2].copy())
+
+
+def test_comparison_still_finds_values_that_differ_in_their_last_bit():
+    expected = np.linspace(0.0, 1.0, 1001)
+    got = expected.copy()
+    got[500] = np.nextafter(got[500], 2.0)
+    assert compare.compare(expected, got, TOLERANCE) is None  # within rtol, though not the same bytes
+    mismatch = compare.compare(expected, got, {"rtol": 0.0, "atol": 0.0})
+    assert mismatch is not None and mismatch.failure["index"] == [500]
+
+
+def test_input_mutation_is_seen_in_any_byte():
+    args = (np.arange(1001, dtype=np.float64), np.arange(3, dtype=np.int8), 4.0)
+    bundle = InputBundle(args)
+    try:
+        assert bundle.modified_arguments() == []
+        view = ipc.map_shared(bundle.fd, bundle.size, writable=True)
+        second = bundle.regions[1][1]
+        view[second + 2] ^= 1
+        assert bundle.modified_arguments() == [1]
+    finally:
+        bundle.close()
