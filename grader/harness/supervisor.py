@@ -178,15 +178,19 @@ class Grading:
         probe = MemoryProbe() if self.job.target == "gpu" else None
         self.device_probe = probe if probe and probe.available else None
         harness_dir = os.path.dirname(os.path.abspath(__file__))
+        # One after the other: a new process is dumpable until its runner marks it
+        # otherwise, so the submission runner only starts once the reference runner has
+        # said hello (non-dumpable by then). Otherwise the submission could open
+        # /proc/<reference>/mem in that window and keep the file for later reads.
         for role in ("reference", "submission"):
             side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.job, self.scratch, harness_dir, self.device_probe, tmpfs)
+            if role == "submission":
+                # Whatever the submission starts, even a double-forked orphan the supervisor
+                # adopts, counts against the submission; the reference runner never does.
+                side.trusted_peers = (self.sides["reference"].pid,)
             side.start()
             self.sides[role] = side
-        # Whatever the submission starts, even a double-forked orphan the supervisor
-        # adopts, counts against the submission; the reference runner never does.
-        self.sides["submission"].trusted_peers = (self.sides["reference"].pid,)
-        for role in ("reference", "submission"):
-            outcome = self.sides[role].wait_hello(self.deadline_ns)
+            outcome = side.wait_hello(self.deadline_ns)
             if outcome.status != "ok":
                 self._fail(role, outcome, "while loading the module")
         self.report["hardware"] = self.sides["reference"].hardware or "cpu"

@@ -130,15 +130,6 @@ ATTACK_TABLE = {
     "correct_memoryview": (WRONG, nothing),
     "correct_mutate_input": (WRONG, nothing),
 }
-#: attack name -> (reason, strict), for an attack that currently gets through (docs/security.md, "Findings"):
-#: its test is marked xfail until the fix lands. strict=False only where the attack wins intermittently (a race),
-#: so that a run where it happens to lose does not fail the build.
-KNOWN_UNFIXED = {
-    "escape_read_process_memory": (
-        "finding 1: in some runs the submission still opens /proc/<reference runner>/mem (pid 3) during the "
-        "runners' start-up; a race, so not strict", False),
-}
-
 
 @pytest.fixture(scope="module")
 def exercise():
@@ -178,16 +169,7 @@ def test_table_covers_every_attack_file():
     assert len(files) >= 30
 
 
-def _params():
-    return [
-        pytest.param(name, id=name, marks=[
-            pytest.mark.xfail(strict=KNOWN_UNFIXED[name][1], reason=KNOWN_UNFIXED[name][0])
-        ] if name in KNOWN_UNFIXED else [])
-        for name in ATTACK_TABLE
-    ]
-
-
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", list(ATTACK_TABLE))
 def test_attack_gets_an_honest_verdict(name, exercise, baseline, host_guard, captured_keys):
     allowed, extra_check = ATTACK_TABLE[name]
     report = grade(exercise, attack_code(name), backend="bwrap")
