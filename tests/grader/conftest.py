@@ -68,3 +68,23 @@ def exercise_version(db):
         solution_code=TINY_FILES["solution.py"],
         content_hash="tiny",
     )
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    """Records apply_async calls (args, queue) instead of talking to a broker; the
+    fair-ordering priority of each call is kept in `queued.priorities`."""
+    from grader import tasks
+
+    class Calls(list):
+        """A list that can also carry the priorities."""
+
+    calls = Calls()
+    calls.priorities = []
+
+    def record(args, queue, priority):
+        calls.append((args, queue))
+        calls.priorities.append(priority)
+
+    monkeypatch.setattr(tasks.grade_submission, "apply_async", record)
+    return calls

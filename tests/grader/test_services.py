@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from grader import grading, services, tasks
+from grader import grading, services
 from grader.errors import PlatformError
 from grader.models import Purpose, Submission
 from grader.signals import submission_graded
@@ -18,14 +18,6 @@ ACCEPTED_REPORT = {
     "peak_memory_bytes": 1000, "reference_peak_memory_bytes": 2000, "hardware": "cpu", "sizes": [],
 }
 CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
-
-
-@pytest.fixture
-def queued(monkeypatch):
-    """Records apply_async calls instead of talking to a broker."""
-    calls = []
-    monkeypatch.setattr(tasks.grade_submission, "apply_async", lambda args, queue: calls.append((args, queue)))
-    return calls
 
 
 @pytest.fixture
@@ -64,6 +56,18 @@ def test_create_saves_and_queues_on_commit(candidate, exercise_version, queued, 
         submission = services.create_submission(candidate, exercise_version, CODE)
     assert submission.status == Status.QUEUED and submission.purpose == Purpose.PRACTICE
     assert queued == [([submission.pk], "cpu")]
+
+
+def test_each_task_is_prioritised_by_its_place_in_the_owners_backlog(
+    candidate, outsider, exercise_version, queued, django_capture_on_commit_callbacks
+):
+    """Fair ordering: a light user's first submission gets the same priority as a
+    flooder's first, ahead of the flooder's later ones (Redis serves 0 first)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            services.create_submission(candidate, exercise_version, CODE)
+        services.create_submission(outsider, exercise_version, CODE)
+    assert queued.priorities == [0, 1, 2, 0]
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from grader import services, tasks
+from grader import services
 from grader.models import Purpose, Submission
 from grader.states import Status, Verdict
 
@@ -32,13 +32,6 @@ def isolated_cache(settings):
     from django.core.cache import cache
 
     cache.clear()
-
-
-@pytest.fixture
-def queued(monkeypatch):
-    calls = []
-    monkeypatch.setattr(tasks.grade_submission, "apply_async", lambda args, queue: calls.append((args, queue)))
-    return calls
 
 
 @pytest.fixture
