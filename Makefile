@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup system-deps worker gpu-worker bench clean
+.PHONY: run test setup sandbox-deps system-deps worker gpu-worker bench clean
 
 $(STAMP): requirements.txt
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -13,10 +13,14 @@ $(STAMP): requirements.txt
 	$(PY) -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+# bubblewrap for the sandbox; the test suite also needs Chromium for the browser tests.
+sandbox-deps:
+	@HOTPATH_SKIP_BROWSER=1 scripts/ensure-system-deps.sh
+
 system-deps:
 	@scripts/ensure-system-deps.sh
 
-setup: $(STAMP) system-deps
+setup: $(STAMP) sandbox-deps
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_bank
 	$(PY) manage.py ensure_demo_admin
@@ -33,7 +37,7 @@ gpu-worker: $(STAMP)
 test: $(STAMP) system-deps
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
-bench: $(STAMP) system-deps
+bench: $(STAMP) sandbox-deps
 	$(PY) bench/run_all.py
 
 clean:
