@@ -214,21 +214,39 @@ def _receive_args(message, fds):
 
 
 def _echo_answer(message, fds):
-    """An echo's answer: the inputs are mapped and decoded as a call's are, then
-    dropped, and a blank value shaped like message["like"] is returned."""
-    _receive_args(message, fds)
-    return _blank_like(message["like"])
+    """An echo's answer: the inputs are mapped and decoded as a call's are, and
+    a value shaped like message["like"] is returned without computing anything.
+    Its arrays are carved out of the input pages where they fit: those are
+    resident (mapped with MAP_POPULATE), as a real answer's pages are once the
+    computation has written them, so the echo times the transfer alone. Fresh
+    np.empty pages would add a page fault per page to the copy, which real
+    answers do not pay then (tiny with huge pages, large without)."""
+    return _blank_like(message["like"], _resident_bytes(_receive_args(message, fds)))
 
 
-def _blank_like(meta):
+def _resident_bytes(value):
+    """The bytes of the largest contiguous input array, or None."""
+    if type(value) is tuple:
+        candidates = [_resident_bytes(item) for item in value]
+        candidates = [item for item in candidates if item is not None]
+        return max(candidates, key=len, default=None)
+    if type(value) is np.ndarray and value.flags.c_contiguous:
+        return value.reshape(-1).view(np.uint8)
+    return None
+
+
+def _blank_like(meta, source):
     """The value `meta` (an ipc.encode description) describes, with nothing
-    computed: its arrays are np.empty, whose pages cost nothing until the
-    result copy reads them."""
+    computed: arrays are views of `source` where it is large enough, else np.empty."""
     kind = meta["t"]
     if kind == "array":
-        return np.empty(tuple(meta["shape"]), dtype=np.dtype(meta["dtype"]))
+        shape, dtype = tuple(meta["shape"]), np.dtype(meta["dtype"])
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        if source is not None and nbytes and source.size >= nbytes:
+            return source[:nbytes].view(dtype).reshape(shape)
+        return np.empty(shape, dtype=dtype)
     if kind == "tuple":
-        return tuple(_blank_like(item) for item in meta["items"])
+        return tuple(_blank_like(item, source) for item in meta["items"])
     return ipc.decode(meta, ipc.Buffer())
 
 

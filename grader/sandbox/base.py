@@ -10,12 +10,16 @@ process the run left behind and removes everything it created, whatever happened
 """
 from dataclasses import dataclass, field
 
-#: Part of every backend's sandbox environment. glibc raises its mmap threshold after a
-#: large block is freed, so a submission that allocates and frees big arrays at import
-#: would then serve every later temporary from a warm heap while the reference pays fresh
-#: mmaps and page faults: a speedup it did not earn. A set threshold stays put (glibc stops
-#: adjusting it), the same for both runners. tests/hostile: timing_precompute_at_import.
-SANDBOX_MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
+#: Part of every backend's sandbox environment: memory behaviour that is the same for both
+#: runners and from one grading to the next.
+#: - glibc raises its mmap threshold after a large block is freed, so a submission that
+#:   allocates and frees big arrays at import would then serve every later temporary from a
+#:   warm heap while the reference pays fresh mmaps and page faults: a speedup it did not
+#:   earn. A set threshold stays put (tests/hostile: timing_precompute_at_import).
+#: - NumPy asks for transparent huge pages on large arrays; whether it gets them depends on
+#:   the host's memory fragmentation at that moment, which made the same submission's
+#:   memory-bound times vary by several percent between gradings. Plain pages, always.
+SANDBOX_MEMORY_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072", "NUMPY_MADVISE_HUGEPAGE": "0"}
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from grader.errors import PlatformError
 
-from .base import SANDBOX_MALLOC_ENV, Sandbox, SandboxResult
+from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult
 from .cgroups import create_run_cgroup, creator_pid, pid_alive, remove_stale_cgroups
 
 logger = logging.getLogger(__name__)
@@ -234,7 +234,7 @@ class BwrapSandbox(Sandbox):
             "LANG": "C.UTF-8",
             "PYTHONDONTWRITEBYTECODE": "1",
             "NUMBA_CACHE_DIR": "/tmp/numba",
-            **SANDBOX_MALLOC_ENV,
+            **SANDBOX_MEMORY_ENV,
         }
         for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
             env[name] = threads

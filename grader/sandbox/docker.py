@@ -42,7 +42,7 @@ from docker.utils.socket import STDERR, STDOUT, frames_iter
 
 from grader.errors import PlatformError
 
-from .base import SANDBOX_MALLOC_ENV, Sandbox, SandboxResult
+from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def sandbox_environment(limits, target):
         "LANG": "C.UTF-8",
         "PYTHONDONTWRITEBYTECODE": "1",
         "NUMBA_CACHE_DIR": "/tmp/numba",
-        **SANDBOX_MALLOC_ENV,
+        **SANDBOX_MEMORY_ENV,
     }
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
         env[name] = _thread_count(limits)

@@ -180,7 +180,8 @@ def test_container_spec_environment_is_minimal(monkeypatch):
     assert "SECRET_KEY" not in env and "host-secret" not in env.values()
     assert env["HOME"] == "/tmp" and env["NUMBA_CACHE_DIR"].startswith("/tmp/")
     assert env["OMP_NUM_THREADS"] == "2"
-    assert env["MALLOC_MMAP_THRESHOLD_"] == "131072"  # the same allocator behaviour as the bwrap sandbox
+    assert env["MALLOC_MMAP_THRESHOLD_"] == "131072"  # the same memory behaviour as the bwrap sandbox
+    assert env["NUMPY_MADVISE_HUGEPAGE"] == "0"
 
 
 def test_gpu_spec_requests_one_gpu_and_uses_the_gpu_image():
