@@ -126,21 +126,28 @@ class Runner:
     # -- CPU: one message, inputs in and sealed result out, all inside the timed window
 
     def call(self, message, fds):
-        self._answer(lambda: self.function(*_receive_args(message, fds)))
+        spare = _spare_result_fd(message, fds)
+        self._answer(lambda: self.function(*_receive_args(message, fds)), spare)
 
     def echo(self, message, fds):
         """A call with the entry point left out: the same inputs are received
         and an answer shaped like message["like"] is sealed and sent, through
         the same code as a call's."""
-        self._answer(lambda: _echo_answer(message, fds))
+        spare = _spare_result_fd(message, fds)
+        self._answer(lambda: _echo_answer(message, fds), spare)
 
-    def _answer(self, compute):
+    def _answer(self, compute, spare_fd):
         result = None
         try:
             result = compute()
-            reply, result_fd = _sealed_result(result)
         except BaseException as exc:
-            reply, result_fd = {"op": "result", "ok": False, "error": self.describe(exc)}, None
+            reply, result_fd = self._failure(exc), None
+            _close_if_open(spare_fd)
+        else:
+            try:
+                reply, result_fd = _sealed_result(result, spare_fd)
+            except BaseException as exc:
+                reply, result_fd = self._failure(exc), None
         # Freed inside the timed window, on both sides alike.
         result = None
         self._send_result(reply, result_fd)
@@ -172,7 +179,7 @@ class Runner:
             try:
                 reply, result_fd = _sealed_result(self.device.to_host(self.result))
             except BaseException as exc:
-                reply, result_fd = {"op": "result", "ok": False, "error": self.describe(exc)}, None
+                reply, result_fd = self._failure(exc), None
         else:
             reply, result_fd = {"op": "result", "ok": False, "error": self.error}, None
         self.staged_args = self.result = self.error = None
@@ -183,6 +190,9 @@ class Runner:
         self.channel.send(reply, [result_fd] if result_fd is not None else [])
         if result_fd is not None:
             os.close(result_fd)
+
+    def _failure(self, exc):
+        return {"op": "result", "ok": False, "error": self.describe(exc)}
 
     def describe(self, exc):
         """The exception with only the frames from the module's own file."""
@@ -202,6 +212,14 @@ class Runner:
             lines = lines[:3] + ["  ..."] + lines[-(MAX_TRACEBACK_LINES - 4):]
         text = "\n".join(lines).replace(self.module_path, display)[:MAX_TRACEBACK_CHARS]
         return {"type": type(exc).__name__[:100], "traceback": text}
+
+
+def _spare_result_fd(message, fds):
+    """The pre-allocated result memfd the supervisor sent last in `fds`
+    (ipc.spare_result_memfd), taken out of the list; None when none came."""
+    if message.get("spare_result") is True and fds:
+        return fds.pop()
+    return None
 
 
 def _receive_args(message, fds):
@@ -250,16 +268,27 @@ def _blank_like(meta, source):
     return ipc.decode(meta, ipc.Buffer())
 
 
-def _sealed_result(result):
-    """The "result" reply and the sealed memfd holding its arrays (None when it has none)."""
+def _sealed_result(result, spare_fd=None):
+    """The "result" reply and the sealed memfd holding its arrays (None when it
+    has none), written into `spare_fd` when the supervisor sent one. Takes
+    ownership of `spare_fd`: it is closed or returned, never left open."""
     arena = ipc.Arena()
     try:
-        value = ipc.encode(result, arena)
-    except ipc.Unsupported as exc:
-        arena = ipc.Arena()
-        value = {"t": "unsupported", "what": str(exc)[:300]}
-    result_fd = arena.write_memfd("hotpath-result", seal=True)
+        try:
+            value = ipc.encode(result, arena)
+        except ipc.Unsupported as exc:
+            arena = ipc.Arena()
+            value = {"t": "unsupported", "what": str(exc)[:300]}
+    except BaseException:
+        _close_if_open(spare_fd)
+        raise
+    result_fd = arena.write_memfd("hotpath-result", seal=True, spare_fd=spare_fd)
     return {"op": "result", "ok": True, "value": value, "size": arena.size}, result_fd
+
+
+def _close_if_open(fd):
+    if fd is not None:
+        os.close(fd)
 
 
 def _limit_resources(memory_limit_bytes, target):

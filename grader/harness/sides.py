@@ -10,7 +10,10 @@ One call, identical for the reference and the submission:
   3. on CPU: the clock starts, the "call" carrying the fresh inputs (a memfd)
      goes out, the sealed result comes back, and the clock stops: serialising
      the result happens inside the window, and the inputs arrive with the call
-     so that no work on them can happen before the clock starts. That
+     so that no work on them can happen before the clock starts. The result
+     memfd's pages are allocated by the supervisor before the clock starts
+     (ipc.spare_result_memfd), so the window holds the copy, not the
+     allocation. That
      transfer work is the harness's, the same on both sides, so the supervisor
      measures it apart with "echo" calls to the trusted reference runner
      through this same path (the same inputs go out, an answer shaped like the
@@ -66,6 +69,7 @@ class CallOutcome:
     process_count: int = 0
     staging_seconds: float | None = None  # GPU only, like fetch_seconds
     fetch_seconds: float | None = None
+    answer_bytes: int = 0  # size of the result memfd the answer came in
 
 
 class Side:
@@ -148,10 +152,12 @@ class Side:
             return CallOutcome("output")
         return outcome
 
-    def call(self, bundle, budget_ns, deadline_ns, echo_like=None):
+    def call(self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0):
         """One measured call on `bundle` (an InputBundle). See the module docstring.
         With `echo_like` (an ipc.encode description of an answer; CPU reference
-        only) the runner computes nothing and returns a blank answer of that shape."""
+        only) the runner computes nothing and returns a blank answer of that shape.
+        `answer_bytes` (CPU) pre-allocates that much of the result memfd before
+        the clock starts (ipc.spare_result_memfd); 0 lets the runner allocate."""
         process_count = procs.freeze_all_except(self.pid)
         if self.role == "reference" and not procs.scheduling(self.pid) <= self.expected_scheduling:
             self.kill()
@@ -182,7 +188,7 @@ class Side:
         outcome = CallOutcome("ok")
         clock = PhaseClock()
         try:
-            reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock, echo_like)
+            reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock, echo_like, answer_bytes)
         except TimeoutError:
             self.kill()
             outcome = CallOutcome("timeout")
@@ -223,6 +229,7 @@ class Side:
             outcome.device_base_bytes = device_before
             outcome.device_peak_bytes = sampler.peak_device_bytes
         if reply.get("ok") is True:
+            outcome.answer_bytes = reply["size"]
             try:
                 outcome.value = ipc.decode(reply.get("value"), buffer)
             except ipc.ProtocolError as exc:
@@ -233,16 +240,23 @@ class Side:
             outcome.error = _clean_error(reply.get("error"))
         return outcome
 
-    def _exchange(self, bundle, budget_ns, deadline_ns, clock, echo_like=None):
+    def _exchange(self, bundle, budget_ns, deadline_ns, clock, echo_like=None, answer_bytes=0):
         """Sends the inputs, runs the call and receives its result: (reply, buffer).
         Only clock's "call" phase is the timed window (see the module docstring)."""
         inputs = {"args": bundle.meta, "size": bundle.size}
         input_fds = [bundle.fd] if bundle.fd is not None else []
         if self.job.target != "gpu":
             request = {"op": "call"} if echo_like is None else {"op": "echo", "like": echo_like}
-            with clock.phase("call") as started:
-                self.channel.send({**request, **inputs}, input_fds)
-                return self._receive_result(min(started + budget_ns, deadline_ns))
+            spare = ipc.spare_result_memfd(answer_bytes) if answer_bytes > 0 else None
+            if spare is not None:
+                request["spare_result"] = True
+            try:
+                with clock.phase("call") as started:
+                    self.channel.send({**request, **inputs}, input_fds + ([spare] if spare is not None else []))
+                    return self._receive_result(min(started + budget_ns, deadline_ns))
+            finally:
+                if spare is not None:
+                    os.close(spare)
         with clock.phase("staging"):
             self.channel.send({"op": "stage", **inputs}, input_fds)
             self._await("staged", deadline_ns)

@@ -112,6 +112,9 @@ class SizeRecord:
         self.fetching = {"reference": [], "submission": []}
         # CPU only: one echo call per timed pair (see Grading._echo), in seconds.
         self.transfer = []
+        # The reference's answer size here: what each later call's result memfd
+        # is pre-allocated to (see ipc.spare_result_memfd).
+        self.answer_bytes = 0
         self.correct = True
 
 
@@ -240,7 +243,8 @@ class Grading:
         try:
             for role in order:
                 budget_ns = self._budget_ns(role, record, outcomes, warmup)
-                outcome = self.sides[role].call(bundles[role], budget_ns, self.deadline_ns)
+                answer_bytes = record.answer_bytes if record is not None else 0
+                outcome = self.sides[role].call(bundles[role], budget_ns, self.deadline_ns, answer_bytes=answer_bytes)
                 if outcome.status != "ok":
                     if record is not None:
                         record.correct = False
@@ -255,8 +259,10 @@ class Grading:
                     self.baselines.setdefault((role, record.size), outcome.base_tree_bytes)
                     self.baselines[(role, record.size)] = min(self.baselines[(role, record.size)], outcome.base_tree_bytes)
                 outcomes[role] = outcome
+                if role == "reference" and record is not None:
+                    record.answer_bytes = outcome.answer_bytes
                 if role == "reference" and echoes is not None:
-                    echoes.append(self._echo(args, outcome.value, label))
+                    echoes.append(self._echo(args, outcome.value, label, record.answer_bytes))
         finally:
             for bundle in bundles.values():
                 bundle.close()
@@ -268,7 +274,7 @@ class Grading:
             raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
         return outcomes
 
-    def _echo(self, args, reference_answer, label):
+    def _echo(self, args, reference_answer, label, answer_bytes):
         """Seconds of a CPU call that are the harness's own work, not the code's.
 
         A timed CPU call includes delivering the inputs and copying the answer
@@ -288,7 +294,7 @@ class Grading:
         try:
             outcome = self.sides["reference"].call(
                 bundle, self.deadline_ns - time.perf_counter_ns(), self.deadline_ns,
-                echo_like=ipc.encode(reference_answer, ipc.Arena()),
+                echo_like=ipc.encode(reference_answer, ipc.Arena()), answer_bytes=answer_bytes,
             )
         finally:
             bundle.close()

@@ -187,6 +187,32 @@ def test_decoder_refuses_unsealed_memfds_and_bad_metadata():
             ipc.decode(bad, buffer)
 
 
+def test_a_result_written_into_a_spare_memfd_is_sealed_and_sized_to_the_answer():
+    answer = np.arange(1000, dtype=np.float64)
+    spare = ipc.spare_result_memfd(3 * answer.nbytes)  # larger than needed: shrunk to the answer
+    assert os.fstat(spare).st_blocks * 512 >= 3 * answer.nbytes  # allocated before any write
+    arena = ipc.Arena()
+    meta = ipc.encode(answer, arena)
+    fd = arena.write_memfd("test", seal=True, spare_fd=spare)
+    try:
+        assert fd == spare and os.fstat(fd).st_size == arena.size
+        decoded = ipc.decode(meta, ipc.Buffer.from_sealed_fd(fd, arena.size))
+        assert np.array_equal(decoded, answer)
+        with pytest.raises(OSError):
+            os.pwrite(fd, b"x", 0)
+    finally:
+        os.close(fd)
+
+
+def test_a_spare_memfd_is_closed_when_the_answer_has_no_array_bytes():
+    spare = ipc.spare_result_memfd(4096)
+    arena = ipc.Arena()
+    ipc.encode((1.5, None), arena)
+    assert arena.write_memfd("test", seal=True, spare_fd=spare) is None
+    with pytest.raises(OSError):
+        os.fstat(spare)
+
+
 def test_encoder_refuses_what_is_not_plain_data():
     class Sub(np.ndarray):
         pass
