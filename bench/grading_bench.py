@@ -260,18 +260,72 @@ def summarise_speedups(gradings):
     }
 
 
+# -- the host's own steadiness ---------------------------------------------------------------
+
+
+def host_speed_probe(seconds=6.0, bucket_s=0.1):
+    """How steady this machine's speed is, measured the way a grading sees it.
+
+    Times two fixed work units back to back for `seconds`: interpreter-bound
+    (a pure-Python loop, like python-loop-to-numpy's reference) and
+    memory-bound (copying 8 MB with NumPy, like the vectorised answers). Per
+    `bucket_s` slice it takes each unit's median, then reports the slowest
+    decile of slices against the fastest. On a quiet dedicated core both
+    ratios sit near 1.0. A shared virtual CPU whose host core is sometimes
+    busy shows ratios near 2, and then a short call (a few ms) lands wholly
+    in one speed while a long one (the reference's 0.4 s loop) averages
+    several: their ratio wanders with the mix, whatever the estimator."""
+    import numpy as np
+
+    source = np.ones(1 << 20)
+    target = np.empty_like(source)
+
+    def python_unit():
+        total = 0
+        for number in range(20_000):
+            total += number * number
+        return total
+
+    def memory_unit():
+        np.copyto(target, source)
+
+    samples = {"python": [], "memory": []}
+    started = time.perf_counter()
+    while (now := time.perf_counter()) - started < seconds:
+        for name, unit in (("python", python_unit), ("memory", memory_unit)):
+            begin = time.perf_counter()
+            unit()
+            samples[name].append((now - started, time.perf_counter() - begin))
+    result = {"seconds": seconds, "bucket_s": bucket_s}
+    for name, points in samples.items():
+        buckets = {}
+        for at, took in points:
+            buckets.setdefault(int(at / bucket_s), []).append(took)
+        medians = sorted(median(values) for values in buckets.values())
+        fast, slow = medians[len(medians) // 10], medians[-1 - len(medians) // 10]
+        result[name] = {
+            "fast_ms": rounded(fast * 1e3, 3),
+            "slow_ms": rounded(slow * 1e3, 3),
+            "slow_over_fast": rounded(slow / fast, 3),
+            "share_25pct_slower": rounded(sum(value > 1.25 * fast for value in medians) / len(medians), 3),
+        }
+    return result
+
+
 # -- part 1: repeatability --------------------------------------------------------------
 
 
 def part_repeatability(args):
     count = 4 if args.quick else 10
     cases = []
+    steadiness = {"before": host_speed_probe()}
     for slug, filename in REPEATABILITY_CASES:
         gradings = grade_many(slug, filename, count, "repeatability")
         summary = summarise_speedups(gradings)
         summary.update(exercise=slug, submission=filename, passes=summary["spread"] is not None and summary["spread"] <= SPREAD_TARGET)
         cases.append(summary)
-    return {"target_spread": SPREAD_TARGET, "cases": cases}
+    steadiness["after"] = host_speed_probe()
+    return {"target_spread": SPREAD_TARGET, "host_steadiness": steadiness, "cases": cases}
 
 
 # -- part 2: calibration ----------------------------------------------------------------
@@ -806,6 +860,14 @@ def markdown(data):
         for case in part["cases"]:
             cells = ", ".join(f"{int(size):,}: {x(v['median'], 2)}x ({pct(v['spread'])})" for size, v in case["per_size"].items())
             out.append(f"- {case['exercise']}: {cells}")
+        steadiness = part.get("host_steadiness")
+        if steadiness:
+            out += ["", "The machine's own steadiness (`host_speed_probe`: slowest against fastest decile of 100 ms slices, "
+                    "share of slices more than 25% slower than the fast decile):", ""]
+            for when, probe in steadiness.items():
+                cells = "; ".join(f"{name}-bound {x(probe[name]['slow_over_fast'], 2)}x slower at worst, "
+                                  f"{pct(probe[name]['share_25pct_slower'])} of slices slowed" for name in ("python", "memory"))
+                out.append(f"- {when} the gradings: {cells}")
         out.append("")
     if "calibration" in parts:
         part = parts["calibration"]

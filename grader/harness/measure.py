@@ -28,6 +28,9 @@ class Sampler(threading.Thread):
         self.peak_device_bytes = None
         self.breached_bytes = None
         self._stop_event = threading.Event()
+        # Set once the first sample is in: the caller starts its clock after
+        # that, so the thread's start-up and first /proc scan are not timed.
+        self.first_sample_taken = threading.Event()
 
     def members(self):
         return procs.accountable(self.root_pid, self.trusted_roots)
@@ -35,14 +38,18 @@ class Sampler(threading.Thread):
     def run(self):
         members = self.members()
         rescanned = time.monotonic()
+        breached = self._sample(members)
+        self.first_sample_taken.set()
+        if breached:
+            return
         while True:
+            if self._stop_event.wait(self.INTERVAL_S):
+                self._sample(self.members())
+                return
             if time.monotonic() - rescanned > self.RESCAN_S:
                 members = self.members()
                 rescanned = time.monotonic()
             if self._sample(members):
-                return
-            if self._stop_event.wait(self.INTERVAL_S):
-                self._sample(self.members())
                 return
 
     def _sample(self, members):

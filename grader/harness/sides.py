@@ -49,6 +49,7 @@ from . import ipc, procs
 from .measure import OutputDrain, Sampler, scratch_used_bytes
 
 ARM_TIMEOUT_NS = 5_000_000_000
+SAMPLER_START_TIMEOUT_S = 1.0
 NS = 1_000_000_000
 
 
@@ -184,6 +185,7 @@ class Side:
         sampler = Sampler(self.pid, self.memory_limit_bytes, self.scratch if self.scratch_is_tmpfs else None, self.device_probe,
                           trusted_roots=self.trusted_peers)
         sampler.start()
+        sampler.first_sample_taken.wait(SAMPLER_START_TIMEOUT_S)
 
         outcome = CallOutcome("ok")
         clock = PhaseClock()

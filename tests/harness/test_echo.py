@@ -80,7 +80,7 @@ def test_only_the_reference_runner_echoes(cpu_runner):
 # -- net-of-overhead statistics ---------------------------------------------------
 
 
-def test_speedup_is_ratio_of_net_medians():
+def test_speedup_is_the_median_ratio_of_net_pair_times():
     overhead = [0.10, 0.11, 0.09, 0.10, 0.10]
     reference = [0.33, 0.34, 0.32, 0.33, 0.33]  # 0.23 s of work
     submission = [0.56, 0.57, 0.55, 0.56, 0.56]  # 0.46 s of work

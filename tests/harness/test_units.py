@@ -13,10 +13,24 @@ TOLERANCE = {"rtol": 1e-9, "atol": 0.0}
 # -- statistics -----------------------------------------------------------------
 
 
-def test_speedup_is_ratio_of_medians():
+def test_speedup_is_the_median_pair_ratio():
     reference = [10.0, 11.0, 9.0, 100.0, 10.5]
-    submission = [2.0, 2.2, 1.8, 2.1, 50.0]
-    assert stats.speedup(reference, submission) == pytest.approx(10.5 / 2.1)
+    submission = [2.0, 2.2, 1.8, 2.1, 50.0]  # pair ratios 5, 5, 5, 47.6, 0.21: outliers in either side cancel
+    assert stats.speedup(reference, submission) == pytest.approx(5.0)
+
+
+def test_a_slow_spell_that_hits_both_members_of_a_pair_cancels():
+    """Each pair runs at its own machine speed (1x or 1.8x slower, drawn at
+    random) with a little independent noise per call; the true speedup is 40
+    whatever the mix of speeds."""
+    rng = np.random.default_rng(3)
+    for slow_share in (0.3, 0.5, 0.7):
+        slowdown = np.where(rng.random(15) < slow_share, 1.8, 1.0)
+        submission = 0.01 * slowdown * rng.lognormal(0.0, 0.02, 15)
+        reference = 0.4 * slowdown * rng.lognormal(0.0, 0.02, 15)
+        assert stats.speedup(reference, submission) == pytest.approx(40.0, rel=0.03)
+        low, high = stats.speedup_interval(reference, submission)
+        assert 38.0 <= low <= high <= 42.0  # the spells do not widen the interval either
 
 
 def test_interval_is_deterministic_and_contains_the_truth():
