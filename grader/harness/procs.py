@@ -189,6 +189,18 @@ def scheduling(pid):
     return found
 
 
+def current_cpu():
+    """The CPU the calling thread last ran on (field 39 of its /proc stat)."""
+    raw = _read("/proc/thread-self/stat")
+    return int(raw[raw.rfind(b")") + 2:].split()[36])
+
+
+def affinity_within(pid, cpus):
+    """Whether every thread of `pid` may run only on CPUs in `cpus` (True when
+    `pid` is gone: nothing of it can run anywhere)."""
+    return all(affinity <= cpus for _nice, affinity, _policy in scheduling(pid))
+
+
 def send_signal(pids, signum):
     for pid in pids:
         try:

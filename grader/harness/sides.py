@@ -74,7 +74,7 @@ class CallOutcome:
 
 
 class Side:
-    def __init__(self, role, module_path, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False):
+    def __init__(self, role, module_path, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False, cpus=None):
         self.role = role
         self.module_path = module_path
         self.job = job
@@ -82,6 +82,8 @@ class Side:
         self.harness_dir = harness_dir
         self.device_probe = device_probe
         self.scratch_is_tmpfs = scratch_is_tmpfs
+        # The CPUs this runner is pinned to (None: wherever the kernel puts it).
+        self.cpus = cpus
         self.memory_limit_bytes = job.memory_limit_bytes
         self.process = None
         self.channel = None
@@ -118,6 +120,9 @@ class Side:
         finally:
             os.close(output_write)
             theirs.close()
+        if self.cpus is not None:
+            # Before the interpreter has started any thread; later ones inherit it.
+            os.sched_setaffinity(self.pid, self.cpus)
         self.channel = ipc.Channel(ours)
         self.drain = OutputDrain(output_read, self.job.output_limit_bytes, self.kill)
         self.drain.start()

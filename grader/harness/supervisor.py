@@ -181,12 +181,14 @@ class Grading:
         probe = MemoryProbe() if self.job.target == "gpu" else None
         self.device_probe = probe if probe and probe.available else None
         harness_dir = os.path.dirname(os.path.abspath(__file__))
+        self.runner_cpus = _pin_cpus()
         # One after the other: a new process is dumpable until its runner marks it
         # otherwise, so the submission runner only starts once the reference runner has
         # said hello (non-dumpable by then). Otherwise the submission could open
         # /proc/<reference>/mem in that window and keep the file for later reads.
         for role in ("reference", "submission"):
-            side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.job, self.scratch, harness_dir, self.device_probe, tmpfs)
+            side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.job, self.scratch, harness_dir, self.device_probe, tmpfs,
+                        cpus=self.runner_cpus)
             if role == "submission":
                 # Whatever the submission starts, even a double-forked orphan the supervisor
                 # adopts, counts against the submission; the reference runner never does.
@@ -255,6 +257,7 @@ class Grading:
                     if self.first_call_s is None:
                         self.first_call_s = outcome.seconds
                     self._check_inputs_untouched(bundles[role], label, record)
+                    self._check_cpus_kept()
                 if record is not None:
                     self.baselines.setdefault((role, record.size), outcome.base_tree_bytes)
                     self.baselines[(role, record.size)] = min(self.baselines[(role, record.size)], outcome.base_tree_bytes)
@@ -328,6 +331,19 @@ class Grading:
                 f"Your function modified its input (argument {which}) on {label}. This exercise expects the "
                 "inputs to be left unchanged: work on a copy or write into a new array.",
                 {"input": label, "modified_arguments": [position + 1 for position in changed]},
+            )
+
+    def _check_cpus_kept(self):
+        """Code under test gets one CPU (see _pin_cpus); widening its own
+        affinity, or a child's, would let threads use more than the reference
+        had."""
+        side = self.sides["submission"]
+        members = procs.accountable(side.pid, side.trusted_peers)
+        if not all(procs.affinity_within(pid, self.runner_cpus) for pid in members):
+            raise Finished(
+                feedback.REJECTED,
+                "Your code changed the CPUs it may run on. Grading runs both sides on one CPU; "
+                "leave the CPU affinity of your process and its threads as it is.",
             )
 
     def _peak_bytes(self, role, size, outcome):
@@ -516,6 +532,24 @@ class Grading:
                 side.drain.join(timeout=1)
         if self.scratch:
             shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _pin_cpus():
+    """Pins the supervisor off the CPU its runners will get; returns that CPU (a set).
+
+    Both runners run on one and the same CPU: the code under test gets one
+    CPU, as the reference does, and both sides are timed on the same core
+    (on a virtual machine two vCPUs can run at different speeds). The
+    supervisor's own threads (memory sampling during calls) go to the
+    sandbox's other CPUs, so they never compete with a timed call. Called
+    before the supervisor starts any thread: affinity is per thread and new
+    threads inherit their creator's. With one CPU there is nothing to move."""
+    allowed = os.sched_getaffinity(0)
+    here = procs.current_cpu()
+    runner_cpus = {here if here in allowed else max(allowed)}
+    if allowed - runner_cpus:
+        os.sched_setaffinity(0, allowed - runner_cpus)
+    return runner_cpus
 
 
 def _size_entry(size, correct, **numbers):

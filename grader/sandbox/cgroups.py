@@ -144,7 +144,7 @@ class CgroupV1(RunCgroup):
         if cpu:
             try:
                 _write(cpu / "cpu.cfs_period_us", CPU_PERIOD_US)
-                _write(cpu / "cpu.cfs_quota_us", max(1000, int(limits.cpus * CPU_PERIOD_US)))
+                _write(cpu / "cpu.cfs_quota_us", max(1000, int(limits.cpu_quota * CPU_PERIOD_US)))
                 self.applied.add("cpu")
             except OSError as exc:
                 logger.warning("could not set the cgroup CPU quota: %s", exc)
@@ -219,7 +219,7 @@ class CgroupV2(RunCgroup):
         settings = {
             "memory": ("memory.max", limits.memory_bytes),
             "pids": ("pids.max", limits.processes),
-            "cpu": ("cpu.max", f"{max(1000, int(limits.cpus * CPU_PERIOD_US))} {CPU_PERIOD_US}"),
+            "cpu": ("cpu.max", f"{max(1000, int(limits.cpu_quota * CPU_PERIOD_US))} {CPU_PERIOD_US}"),
         }
         for controller, (filename, value) in settings.items():
             try:

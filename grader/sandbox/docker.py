@@ -105,7 +105,7 @@ def container_spec(limits, target, settings):
         "mem_limit": memory,
         "memswap_limit": memory,  # equal: no swap on top of the memory limit
         "shm_size": min(SHM_MAX_BYTES, disk),
-        "nano_cpus": int(limits.cpus * 1e9),
+        "nano_cpus": int(limits.cpu_quota * 1e9),  # the code is pinned to one CPU inside
         "ulimits": [
             Ulimit(name="nofile", soft=OPEN_FILES, hard=OPEN_FILES),
             Ulimit(name="fsize", soft=disk, hard=disk),

@@ -24,7 +24,7 @@ def test_v1_creates_groups_and_writes_limits(tmp_path):
     assert memory.parent == tmp_path / "memory/svc/worker"
     assert (memory / "memory.limit_in_bytes").read_text() == str(256 * 1024**2)
     assert (group.dirs["pids"] / "pids.max").read_text() == "16"
-    assert (group.dirs["cpu"] / "cpu.cfs_quota_us").read_text() == "150000"
+    assert (group.dirs["cpu"] / "cpu.cfs_quota_us").read_text() == "200000"  # 1.5 CPUs for the code + the supervisor's share
     assert group.applied == {"memory", "pids", "cpu"}
     assert sorted(group.attach_paths) == sorted(str(d / "cgroup.procs") for d in group.dirs.values())
 
@@ -53,7 +53,7 @@ def test_v2_enables_controllers_and_writes_limits(tmp_path):
     assert isinstance(group, CgroupV2)
     assert (group.directory / "memory.max").read_text() == str(256 * 1024**2)
     assert (group.directory / "pids.max").read_text() == "16"
-    assert (group.directory / "cpu.max").read_text() == "150000 100000"
+    assert (group.directory / "cpu.max").read_text() == "200000 100000"
     (group.directory / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 1\n")
     assert group.oom_killed() is True
 

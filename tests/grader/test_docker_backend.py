@@ -158,7 +158,7 @@ def test_container_spec_carries_every_limit():
     assert spec["user"] == "65534:65534"
     assert spec["pids_limit"] == 48
     assert spec["mem_limit"] == spec["memswap_limit"] == 768 * 1024**2
-    assert spec["nano_cpus"] == 2_000_000_000
+    assert spec["nano_cpus"] == 2_500_000_000  # 2 CPUs for the code + the supervisor's share
     tmp_options = spec["tmpfs"]["/tmp"].split(",")
     assert f"size={32 * 1024**2}" in tmp_options and "mode=1777" in tmp_options and "noexec" in tmp_options
     ulimits = {u["Name"]: (u["Soft"], u["Hard"]) for u in spec["ulimits"]}

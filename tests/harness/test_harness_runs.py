@@ -361,3 +361,25 @@ def test_fused_axpy_relu_is_timed_without_the_copies(tmp_path, answer):
         assert low > 1.5, run
     else:
         assert 0.7 < run.report["speedup"] < 1.4, run
+
+
+def test_both_runners_run_on_one_and_the_same_cpu(tmp_path):
+    """Code under test gets one CPU, the same one the reference is timed on."""
+    reports_affinity = """
+    import numpy as np
+
+    def transform(x):
+        status = np.loadtxt("/proc/thread-self/status", dtype=str, delimiter="\\x00", comments=None)
+        cpus = [line for line in status if line.startswith("Cpus_allowed_list")][0].split()[-1]
+        if not cpus.isdigit():
+            raise RuntimeError(f"runs on CPUs {cpus!r}, not on one")
+        return np.array([float(cpus)])
+    """
+    inputs = """
+    import numpy as np
+
+    def make_inputs(size, seed):
+        return (np.zeros(size),)
+    """
+    run = run_job(tmp_path, reports_affinity, reference=reports_affinity, inputs=inputs, sizes=[10], edge_sizes=[], repeats=3)
+    assert run.verdict == "accepted", run

@@ -5,6 +5,7 @@ leaks a host secret or the per-run key, writes to the host or leaves a process
 behind; no speedup or memory figure is better than honest work can earn; and an
 honest submission graded right afterwards is still accepted."""
 import json
+import os
 import shutil
 
 import pytest
@@ -109,6 +110,8 @@ ATTACK_TABLE = {
     "timing_thread_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_process_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_stop_reference": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    # On one CPU widening the affinity changes nothing, so there it is simply graded.
+    "timing_widen_cpu_affinity": ({V.REJECTED} if len(os.sched_getaffinity(0)) > 1 else TIMING, honest_speedup),
     "memory_hide_in_child": (TIMING | {V.TIME_LIMIT}, honest_memory),
     # the harness itself
     "harness_kill_parent": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
