@@ -248,10 +248,13 @@ def sweep_stuck_submissions():
 
 
 def remove_stale_sandboxes():
-    """On this machine, remove what sandboxes of dead workers left behind (job
-    directories, cgroups). Each worker calls it when it starts."""
-    if settings.SANDBOX_BACKEND != "bwrap":
-        return 0  # docker: the engine owns container clean-up
+    """Remove what sandboxes of dead workers left behind: on this machine, job
+    directories and cgroups (bwrap); on the Docker engine, expired sandbox
+    containers. Each worker calls it when it starts."""
+    if settings.SANDBOX_BACKEND == "docker":
+        from .sandbox.docker import DockerSandbox
+
+        return DockerSandbox.remove_stale()
     from .sandbox.bwrap import BwrapSandbox
 
     return BwrapSandbox.remove_stale()

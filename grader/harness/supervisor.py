@@ -488,7 +488,7 @@ class Grading:
             speedup_ci=list(interval) if interval else None,
             raw_time_s=stats.median(submission),
             raw_reference_time_s=stats.median(reference),
-            transfer_overhead_s=_median_or_none(record.transfer),
+            transfer_overhead_s=float(stats.overhead_level(record.transfer)) if record.transfer else None,
             peak_memory_bytes=int(np.median(record.peaks["submission"])),
             reference_peak_memory_bytes=int(np.median(record.peaks["reference"])),
             first_call_s=record.first_call["submission"],

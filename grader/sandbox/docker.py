@@ -57,6 +57,12 @@ SIGKILL = 9
 SIGXCPU = 24
 #: Socket timeout for ordinary Engine API calls; waits use their own.
 API_TIMEOUT_S = 60
+#: Every sandbox container is labelled with the Unix time after which no live
+#: run can still own it: the host kills a run at its wall limit, so creation +
+#: wall limit + the kill and wait grace + this margin (a slow engine creating
+#: the container and copying the job in) is safely past any run's end.
+EXPIRES_LABEL = f"{LABEL}.expires"
+STALE_MARGIN_S = 300
 
 
 def _thread_count(limits):
@@ -81,16 +87,19 @@ def sandbox_environment(limits, target):
     return env
 
 
-def container_spec(limits, target, settings):
+def container_spec(limits, target, settings, created_at=None):
     """Keyword arguments for `client.containers.create` (all but the command).
 
-    A pure function so every limit can be checked without an engine. /tmp is
+    A pure function (given `created_at`, default now) so every limit can be
+    checked without an engine. /tmp is
     noexec: Numba's JIT and CuPy's NVRTC compile in memory, and their caches are
     data files, so nothing there ever needs to be executed."""
     if target not in ("cpu", "gpu"):
         raise ValueError(f"Unknown sandbox target {target!r}; expected 'cpu' or 'gpu'")
     disk = int(limits.disk_bytes)
     memory = int(limits.memory_bytes)
+    created_at = time.time() if created_at is None else created_at
+    expires = int(created_at + limits.wall_time_s + 2 * KILL_WAIT_S + STALE_MARGIN_S)
     cpu_s = max(1, int(limits.cpu_time_s))
     spec = {
         "image": settings.SANDBOX_GPU_IMAGE if target == "gpu" else settings.SANDBOX_CPU_IMAGE,
@@ -118,7 +127,7 @@ def container_spec(limits, target, settings):
         "ipc_mode": "private",
         "init": True,
         "auto_remove": False,  # removed explicitly, after its exit state has been read
-        "labels": {LABEL: "1", f"{LABEL}.target": target},
+        "labels": {LABEL: "1", f"{LABEL}.target": target, EXPIRES_LABEL: str(expires)},
         "log_config": LogConfig(type=LogConfig.types.NONE),  # output comes back only through the capped attach stream
         # With detach=False, docker-py also sets StdinOnce: stdin closes when our attach stream does.
         "stdin_open": True,
@@ -157,6 +166,16 @@ def job_archive(files):
             info.mode = 0o444
             archive.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
+
+
+def _expired(container, now):
+    expires = (container.labels or {}).get(EXPIRES_LABEL)
+    if expires is None:
+        return container.status != "running"
+    try:
+        return float(expires) < now
+    except ValueError:
+        return True
 
 
 def _decode_status(status_code):
@@ -253,6 +272,37 @@ class DockerSandbox(Sandbox):
             return
         if container in self._containers:
             self._containers.remove(container)
+
+    @classmethod
+    def remove_stale(cls, client=None, now=None):
+        """Remove sandbox containers no live run can own any more: a worker killed
+        mid-run never removes its container. Decided by the expiry label alone,
+        so any worker on any machine may sweep an engine without knowing which
+        worker made what; a container without the label (made before it existed)
+        is only removed once it is no longer running. Returns how many went."""
+        owns_client = client is None
+        try:
+            if owns_client:
+                client = docker.from_env(timeout=API_TIMEOUT_S)
+            containers = client.containers.list(all=True, filters={"label": LABEL})
+        except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+            logger.warning("could not list sandbox containers to sweep: %r", exc)
+            return 0
+        try:
+            now = time.time() if now is None else now
+            stale = [container for container in containers if _expired(container, now)]
+            for container in stale:
+                try:
+                    container.remove(force=True, v=True)
+                    logger.warning("removed stale sandbox container %s", container.id)
+                except docker.errors.NotFound:
+                    pass
+                except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+                    logger.error("could not remove stale sandbox container %s: %r", container.id, exc)
+            return len(stale)
+        finally:
+            if owns_client:
+                client.close()
 
     # -- job files -----------------------------------------------------------------
 

@@ -338,3 +338,77 @@ def test_gpu_run_creates_the_container_with_a_gpu_request():
     _, client = run_sandbox(container, target="gpu")
     assert client.created[0]["device_requests"][0]["Capabilities"] == [["gpu"]]
     assert client.created[0]["image"] == "hotpath-sandbox-gpu:test"
+
+
+# -- sweeping containers of dead workers ------------------------------------------------
+
+
+class ListedContainer:
+    def __init__(self, name, labels, status="running", remove_error=None):
+        self.id = name
+        self.labels = labels
+        self.status = status
+        self.remove_error = remove_error
+        self.removed = False
+
+    def remove(self, force=False, v=False):
+        if self.remove_error:
+            raise self.remove_error
+        assert force and v  # running or not, and with its /job volume
+        self.removed = True
+
+
+class ListingClient:
+    def __init__(self, containers, list_error=None):
+        self.listed = containers
+        self.list_error = list_error
+        self.filters = None
+        self.containers = self
+
+    def list(self, all=False, filters=None):
+        if self.list_error:
+            raise self.list_error
+        assert all, "exited containers must be swept too"
+        self.filters = filters
+        return self.listed
+
+    def close(self):
+        pass
+
+
+def test_every_container_carries_the_time_after_which_no_run_can_own_it():
+    spec = container_spec(LIMITS, "cpu", SETTINGS, created_at=1_000_000.0)
+    expires = int(spec["labels"]["org.hotpath.sandbox.expires"])
+    assert expires >= 1_000_000 + LIMITS.wall_time_s + 2 * 10  # past the wall limit and the kill grace
+    assert expires <= 1_000_000 + LIMITS.wall_time_s + 3600
+
+
+def test_sweep_removes_expired_sandbox_containers_and_keeps_live_ones():
+    now = 2_000_000.0
+    expired = ListedContainer("expired", {"org.hotpath.sandbox": "1", "org.hotpath.sandbox.expires": str(int(now) - 1)})
+    live = ListedContainer("live", {"org.hotpath.sandbox": "1", "org.hotpath.sandbox.expires": str(int(now) + 60)})
+    old_exited = ListedContainer("old-exited", {"org.hotpath.sandbox": "1"}, status="exited")
+    old_running = ListedContainer("old-running", {"org.hotpath.sandbox": "1"}, status="running")
+    garbled = ListedContainer("garbled", {"org.hotpath.sandbox": "1", "org.hotpath.sandbox.expires": "soon"})
+    gone = ListedContainer("gone", {"org.hotpath.sandbox.expires": "1"}, remove_error=docker.errors.NotFound("gone"))
+    client = ListingClient([expired, live, old_exited, old_running, garbled, gone])
+    assert DockerSandbox.remove_stale(client=client, now=now) == 4
+    assert client.filters == {"label": "org.hotpath.sandbox"}  # never anything but sandboxes
+    assert [c.id for c in client.listed if c.removed] == ["expired", "old-exited", "garbled"]
+    assert not live.removed and not old_running.removed
+
+
+def test_sweep_survives_an_unreachable_engine(caplog):
+    client = ListingClient([], list_error=requests.exceptions.ConnectionError("engine down"))
+    assert DockerSandbox.remove_stale(client=client) == 0
+    assert "could not list sandbox containers" in caplog.text
+
+
+def test_worker_start_sweeps_the_docker_engine(settings, monkeypatch):
+    from grader import services
+
+    settings.SANDBOX_BACKEND = "docker"
+    expired = ListedContainer("expired", {"org.hotpath.sandbox": "1", "org.hotpath.sandbox.expires": "1"})
+    monkeypatch.setattr(docker, "from_env", lambda **kwargs: ListingClient([expired]))
+    assert services.remove_stale_sandboxes() == 1
+    assert expired.removed
