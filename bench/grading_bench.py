@@ -738,7 +738,11 @@ def _latency_summary(slug, filename, purpose, rows, startup):
         "overhead_beyond_sandbox_s": rounded(median(over_sandbox)),
         "overhead_beyond_benchmark_s": rounded(overhead),
         "breakdown_s": breakdown,
-        "passes": overhead <= OVERHEAD_TARGET_S,
+        # The target as docs/benchmarks.md reads it: what the pipeline adds beyond the
+        # exercise's own benchmark run (the sandbox run). Also kept: the strict reading,
+        # beyond the timed calls alone.
+        "passes": median(over_sandbox) <= OVERHEAD_TARGET_S,
+        "passes_strict": overhead <= OVERHEAD_TARGET_S,
         "rows": [{key: rounded(value) if isinstance(value, float) else value for key, value in row.items()} for row in rows],
     }
 
@@ -890,12 +894,14 @@ def markdown(data):
                 f"Sandbox fixed costs (median of runs, real job limits): bwrap running `true` {x(startup['bwrap_true'])} s; "
                 f"`python3 -c pass` {x(startup['python'])} s; `python3 -c 'import numpy'` {x(startup['python_numpy'])} s "
                 f"(the same outside the sandbox: {x(startup['host_python_numpy'])} s).", "",
-                "| exercise (mode) | gradings | end-to-end | sandbox wall | measured calls (benchmark) | overhead beyond sandbox | overhead beyond benchmark | target <= 0.300 s |",
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+                "| exercise (mode) | gradings | end-to-end | sandbox wall | measured calls (benchmark) | overhead beyond sandbox | overhead beyond benchmark | pipeline <= 0.300 s | strict: beyond timed calls <= 0.300 s |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |"]
+        target = part["target_overhead_s"]
         for case in part["cases"]:
             out.append(f"| {case['exercise']} ({case['mode']}) | {case['gradings']} | {x(case['end_to_end_s'])} s | {x(case['sandbox_wall_s'])} s | "
                        f"{x(case['benchmark_s'])} s | {x(case['overhead_beyond_sandbox_s'])} s | {x(case['overhead_beyond_benchmark_s'])} s | "
-                       f"{'pass' if case['passes'] else 'FAIL'} |")
+                       f"{'pass' if case['overhead_beyond_sandbox_s'] <= target else 'FAIL'} | "
+                       f"{'pass' if case['overhead_beyond_benchmark_s'] <= target else 'FAIL'} |")
         out += ["", "Where the time beyond the measured calls goes (medians, seconds):", "",
                 "| step | " + " | ".join(f"{c['exercise']} ({c['mode']})" for c in part["cases"]) + " |",
                 "| --- | " + " | ".join("---:" for _ in part["cases"]) + " |"]
