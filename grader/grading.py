@@ -18,6 +18,7 @@ from . import harness
 from .errors import PlatformError
 from .harness.protocol import parse_report
 from .sandbox import Limits, get_backend
+from .sandbox.cpuslots import claim_runner_cpu
 from .states import Verdict
 
 HARNESS_DIR = Path(harness.__file__).resolve().parent
@@ -169,7 +170,8 @@ def grade(exercise, code, mode="full", backend=None):
     key, stdin_line = new_secret()
     backend_class = resolve_backend(backend)
     try:
-        with backend_class(limits=limits, target=exercise.target) as sandbox:
+        with claim_runner_cpu() as runner_cpu, backend_class(limits=limits, target=exercise.target) as sandbox:
+            job["runner_cpu"] = runner_cpu
             for relative_path, text in harness_files():
                 sandbox.write_file(relative_path, text)
             sandbox.write_file("job.json", json.dumps(job, indent=2))

@@ -29,6 +29,7 @@ class Job:
     processes: int
     output_kb: float
     allow_input_mutation: bool
+    runner_cpu: int | None = None  # the CPU the host claimed for the runners (grader/sandbox/cpuslots.py)
 
     @property
     def memory_limit_bytes(self):
@@ -78,6 +79,7 @@ def load_job(job_dir):
         processes=int(_number(limits.get("processes", 32), "limits.processes", minimum=2)),
         output_kb=_number(limits.get("output_kb", 256), "limits.output_kb", minimum=1),
         allow_input_mutation=bool(raw.get("allow_input_mutation", False)),
+        runner_cpu=_optional_cpu(raw.get("runner_cpu")),
     )
     if job.mode == "full" and not job.sizes:
         raise JobError("a full run needs at least one size")
@@ -94,6 +96,14 @@ def _number(value, name, minimum=0.0, maximum=float("inf")):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value <= maximum:
         raise JobError(f"{name} must be a number between {minimum} and {maximum}")
     return float(value)
+
+
+def _optional_cpu(value):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise JobError("runner_cpu must be a CPU number or null")
+    return value
 
 
 def _sizes(value, name):

@@ -181,7 +181,7 @@ class Grading:
         probe = MemoryProbe() if self.job.target == "gpu" else None
         self.device_probe = probe if probe and probe.available else None
         harness_dir = os.path.dirname(os.path.abspath(__file__))
-        self.runner_cpus = _pin_cpus()
+        self.runner_cpus = _pin_cpus(self.job.runner_cpu)
         # One after the other: a new process is dumpable until its runner marks it
         # otherwise, so the submission runner only starts once the reference runner has
         # said hello (non-dumpable by then). Otherwise the submission could open
@@ -534,19 +534,25 @@ class Grading:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def _pin_cpus():
+def _pin_cpus(preferred=None):
     """Pins the supervisor off the CPU its runners will get; returns that CPU (a set).
 
     Both runners run on one and the same CPU: the code under test gets one
     CPU, as the reference does, and both sides are timed on the same core
-    (on a virtual machine two vCPUs can run at different speeds). The
-    supervisor's own threads (memory sampling during calls) go to the
-    sandbox's other CPUs, so they never compete with a timed call. Called
-    before the supervisor starts any thread: affinity is per thread and new
-    threads inherit their creator's. With one CPU there is nothing to move."""
+    (on a virtual machine two vCPUs can run at different speeds). That CPU is
+    the one the host claimed for this grading (`preferred`, see
+    grader/sandbox/cpuslots.py) when the sandbox may use it, else the one the
+    supervisor is on. The supervisor's own threads (memory sampling during
+    calls) go to the sandbox's other CPUs, so they never compete with a timed
+    call. Called before the supervisor starts any thread: affinity is per
+    thread and new threads inherit their creator's. With one CPU there is
+    nothing to move."""
     allowed = os.sched_getaffinity(0)
-    here = procs.current_cpu()
-    runner_cpus = {here if here in allowed else max(allowed)}
+    if preferred in allowed:
+        runner_cpus = {preferred}
+    else:
+        here = procs.current_cpu()
+        runner_cpus = {here if here in allowed else max(allowed)}
     if allowed - runner_cpus:
         os.sched_setaffinity(0, allowed - runner_cpus)
     return runner_cpus

@@ -1,0 +1,56 @@
+"""CPU slots: concurrent gradings on one machine claim different CPUs."""
+import os
+
+import pytest
+
+from grader.sandbox.cpuslots import LOCK_PREFIX, claim_runner_cpu
+
+CPUS = sorted(os.sched_getaffinity(0))
+
+
+def test_concurrent_claims_get_different_cpus_and_release_them(tmp_path):
+    with claim_runner_cpu(tmp_path) as first:
+        assert first in CPUS
+        with claim_runner_cpu(tmp_path) as second:  # a second grading while the first runs
+            if len(CPUS) > 1:
+                assert second in CPUS and second != first
+            else:
+                assert second is None  # no free CPU: the harness picks for itself
+    with claim_runner_cpu(tmp_path) as again:
+        assert again == first  # released when the first grading ended
+
+
+def test_every_cpu_taken_yields_none(tmp_path):
+    with claim_runner_cpu(tmp_path) as first:
+        held = [first]
+        while True:
+            context = claim_runner_cpu(tmp_path)
+            cpu = context.__enter__()
+            if cpu is None:
+                context.__exit__(None, None, None)
+                break
+            held.append((cpu, context))
+        assert len(held) == len(CPUS)
+        for _cpu, context in held[1:]:
+            context.__exit__(None, None, None)
+
+
+def test_a_planted_link_is_never_followed(tmp_path):
+    target = tmp_path / "elsewhere"
+    target.write_text("keep me")
+    for cpu in CPUS:
+        (tmp_path / f"{LOCK_PREFIX}{cpu}.lock").symlink_to(target)
+    with claim_runner_cpu(tmp_path) as cpu:
+        assert cpu is None
+    assert target.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("value", [-1, "0", 1.5, True])
+def test_job_refuses_a_bad_runner_cpu(tmp_path, value):
+    import json
+
+    from grader.harness.job import JobError, load_job
+
+    (tmp_path / "job.json").write_text(json.dumps({"entry_point": "f", "sizes": [1], "runner_cpu": value}))
+    with pytest.raises(JobError, match="runner_cpu"):
+        load_job(str(tmp_path))
