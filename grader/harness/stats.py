@@ -6,7 +6,7 @@ each pair's ratio, and its interval resamples whole pairs: a pair is a
 controlled comparison (same input, back to back), so a slow spell of a
 shared host that hits both members cancels in their ratio. The ratio of the
 two sides' separate medians ignores the pairing; on this project's shared
-VM it repeated 1.5-2x less tightly from grading to grading than the median
+VM it repeated 1.4-2x less tightly from grading to grading than the median
 pair ratio (docs/benchmarks.md, "Repeatability").
 
 Every timed CPU call also carries the harness's own transfer work (inputs
