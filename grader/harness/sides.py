@@ -122,7 +122,10 @@ class Side:
             theirs.close()
         if self.cpus is not None:
             # Before the interpreter has started any thread; later ones inherit it.
-            os.sched_setaffinity(self.pid, self.cpus)
+            try:
+                os.sched_setaffinity(self.pid, self.cpus)
+            except ProcessLookupError:
+                pass  # it died at once: wait_hello reports how
         self.channel = ipc.Channel(ours)
         self.drain = OutputDrain(output_read, self.job.output_limit_bytes, self.kill)
         self.drain.start()
