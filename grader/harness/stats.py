@@ -14,7 +14,7 @@ delivered, result copied into a sealed memfd), the same for both sides. Left
 in, that fixed cost pulls every speedup towards 1 on memory-bound exercises,
 so the supervisor measures it with "echo" calls (one per pair, see
 supervisor.Grading._echo) and each time below is net of their level
-(overhead_level, a lower quartile).
+(overhead_level: the median of the echoes, stalls left out).
 """
 import numpy as np
 
@@ -27,6 +27,9 @@ BOOTSTRAP_SEED = 20240917
 #: the harness's transfers at a size is then reported as "this fast at least"
 #: instead of turning the overhead's noise into an absurd speedup.
 NET_FLOOR_FRACTION = 0.05
+#: An echo slower than this many times the echoes' lower quartile is a stall of
+#: the host, not the harness's transfer cost (see overhead_level).
+STALL_FACTOR = 2.0
 
 
 def median(values):
@@ -44,14 +47,21 @@ def net_median(times, overhead_times=None):
 
 def overhead_level(overhead_times):
     """What the harness's own transfer costs a call (along the last axis): the
-    lower quartile of the echo timings. An echo does a fixed amount of work,
-    so its noise only ever adds time, and on a virtual machine some echoes
-    stall for far longer than a whole real call (a stall of ~0.3 s on 128 MB,
-    seen in a quarter of them on the project's VM): the median of such a set
-    can be an outlier, which once took every net time to its floor and read
-    an honest 2.5x as exactly 1x. The lower quartile holds up to three
-    stalls in four."""
-    return np.percentile(np.asarray(overhead_times, dtype=float), 25, axis=-1)
+    median of the echo timings that are not stalls.
+
+    An echo does a fixed amount of work, but on a virtual machine some stall
+    for far longer than a whole real call (~0.3 s on 128 MB, seen in a quarter
+    of them on the project's VM), so the plain median of a set can be a stall,
+    which once took every net time to its floor and read an honest 2.5x as
+    exactly 1x. Echoes above STALL_FACTOR times the lower quartile are left
+    out (the lower quartile holds up to three stalls in four). The median of
+    the rest, not their lower quartile: ordinary jitter goes both ways, and a
+    level read low leaves part of the overhead in both sides' times, which
+    pulls every ratio towards 1."""
+    overhead = np.asarray(overhead_times, dtype=float)
+    lower_quartile = np.percentile(overhead, 25, axis=-1, keepdims=True)
+    unstalled = np.where(overhead <= STALL_FACTOR * lower_quartile, overhead, np.nan)
+    return np.nanmedian(unstalled, axis=-1)
 
 
 def _net(raw, overhead, jitter):
@@ -70,7 +80,7 @@ def overhead_jitter(overhead_times):
 
 def speedup(reference_times, submission_times, overhead_times=None):
     """How many times faster the submission is: the median over pairs of
-    reference time / submission time, both net of the overhead's median when
+    reference time / submission time, both net of the overhead's level when
     overhead_times is given."""
     reference, submission, overhead = _pairs(reference_times, submission_times, overhead_times)
     return float(np.median(_pair_ratios(reference, submission, overhead)))

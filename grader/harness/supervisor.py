@@ -287,7 +287,7 @@ class Grading:
         speedup towards 1. So the trusted reference runner gets the same
         inputs, through the same Side.call path and clock, and returns a blank
         answer shaped like the reference's without running the entry point;
-        _size_summary subtracts the median of these from both sides. Only the
+        _size_summary subtracts their level (stats.overhead_level) from both sides. Only the
         reference runner echoes, so the submission cannot influence the
         figure (it is stopped throughout, as in any other call). The GPU's
         untimed fetch phase is not used on CPU instead: the runner is not

@@ -98,7 +98,7 @@ def test_net_time_never_falls_below_its_floor():
     low, high = stats.speedup_interval([0.3, 0.3, 0.3], submission, overhead)
     assert 0 < low <= high <= 0.2 / (stats.NET_FLOOR_FRACTION * min(submission))
     jittery = [0.08, 0.10, 0.12, 0.10, 0.08]  # below its jitter a difference cannot be told from zero
-    assert stats.overhead_level(jittery) == pytest.approx(0.08)
+    assert stats.overhead_level(jittery) == pytest.approx(0.10)
     assert stats.overhead_jitter(jittery) == pytest.approx(0.0)  # the faster half: 0.08, 0.08, 0.10
     assert stats.overhead_jitter([0.08, 0.09, 0.10, 0.11, 0.12]) == pytest.approx(0.01)
 
@@ -113,6 +113,22 @@ def test_echo_stalls_do_not_swallow_the_speedup():
     assert stats.speedup(reference, submission, echoes) == pytest.approx((0.28 - 0.04) / (0.13 - 0.04))
     low, high = stats.speedup_interval(reference, submission, echoes)
     assert 2.0 < low <= high < 3.0
+
+
+def test_overhead_level_is_not_read_low_under_ordinary_jitter():
+    """Jitter that goes both ways must not move the level: a level read low
+    leaves overhead in both sides' times and pulls the ratio towards 1."""
+    rng = np.random.default_rng(7)
+    echoes = 0.05 + rng.normal(0.0, 0.005, size=15)
+    reference = 0.05 + 0.20 + rng.normal(0.0, 0.002, size=15)
+    submission = 0.05 + 0.40 + rng.normal(0.0, 0.002, size=15)
+    assert stats.overhead_level(echoes) == pytest.approx(0.05, abs=0.003)
+    assert stats.speedup(reference, submission, echoes) == pytest.approx(0.5, abs=0.01)
+
+
+def test_overhead_level_works_along_the_last_axis():
+    rows = np.array([[0.04, 0.30, 0.04, 0.05], [0.10, 0.11, 0.09, 0.10]])
+    assert stats.overhead_level(rows) == pytest.approx([0.04, 0.10])
 
 
 def test_overhead_needs_one_timing_per_pair():
