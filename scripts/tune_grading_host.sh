@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Benchmark hygiene for a machine that runs grading workers (and for a bench run).
+#
+# A speedup is a ratio of two timings taken seconds apart, so anything that makes
+# the same work cost different amounts from one second to the next shows up in the
+# figure. This script applies the one host setting found to matter on the
+# project's virtual machines and reports the others, which belong to whoever
+# provisions the host (see docs/benchmarks.md, "Repeatability"):
+#
+#   free page reporting (virtio-balloon): the guest hands freed memory back to the
+#     hypervisor, which discards it; the next allocation then faults it in again
+#     through the host, at a cost that swung fivefold from second to second. An
+#     exercise whose reference allocates fresh temporaries (fuse-elementwise-chain)
+#     pays that cost on one side only. Where the kernel has a minimum free age
+#     (page_reporting.min_free_ms), memory freed less than HOLD_MS ago stays with
+#     the guest, so the next call reuses backed pages, as on a physical machine.
+#   reported, not changed: transparent huge pages, SMT, the CPU model.
+#
+# Usage: scripts/tune_grading_host.sh [--check]   (--check changes nothing)
+# Needs root to change anything; prints what it did and exits 0 either way,
+# except on a failed write.
+set -uo pipefail
+
+HOLD_MS="${HOLD_MS:-30000}"
+CHECK_ONLY=0
+[ "${1:-}" = "--check" ] && CHECK_ONLY=1
+REPORTING=/sys/module/page_reporting/parameters
+
+read_value() { cat "$1" 2>/dev/null || echo "unavailable"; }
+
+if [ -e "$REPORTING/min_free_ms" ]; then
+  current=$(read_value "$REPORTING/min_free_ms")
+  if [ "$current" -ge "$HOLD_MS" ] 2>/dev/null; then
+    echo "ok       page reporting holds freed memory for ${current} ms"
+  elif [ "$CHECK_ONLY" = 1 ]; then
+    echo "advise   page reporting hands freed memory back after ${current} ms; run without --check (as root) to hold it ${HOLD_MS} ms"
+  elif echo "$HOLD_MS" > "$REPORTING/min_free_ms" 2>/dev/null; then
+    echo "changed  page reporting now holds freed memory for ${HOLD_MS} ms (was ${current} ms)"
+  else
+    echo "FAILED   could not write $REPORTING/min_free_ms (not root?)" >&2
+    exit 1
+  fi
+elif [ -d "$REPORTING" ]; then
+  echo "advise   free page reporting is on and this kernel has no minimum free age: turn the balloon's"
+  echo "         free page reporting off in the hypervisor for grading hosts"
+else
+  echo "ok       no free page reporting"
+fi
+
+echo "info     transparent huge pages: $(read_value /sys/kernel/mm/transparent_hugepage/enabled)"
+echo "info     SMT: $(read_value /sys/devices/system/cpu/smt/control)"
+echo "info     CPU: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //')"
