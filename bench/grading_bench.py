@@ -245,6 +245,7 @@ def grade_many(slug, filename, count, label):
             "size_speedups": {str(entry["size"]): entry["speedup"] for entry in report["sizes"]},
             "sandbox_wall_s": backend.runs[-1],
             "grade_s": elapsed,
+            "calls": largest.get("calls"),
         })
         shown = "-" if report["speedup"] is None else f"{report['speedup']:.3f}x"
         print(f"  {label} {slug}/{filename} #{number}: {report['verdict']} {shown} ({elapsed:.1f} s)", flush=True)
@@ -277,6 +278,8 @@ def summarise_speedups(gradings):
         if speedups else 0,
         "per_size": per_size,
         "median_grade_s": rounded(median([g["grade_s"] for g in gradings]), 2),
+        # Every timed call of each grading at the headline size (bench/estimator_study.py reads them).
+        "headline_calls": [g["calls"] for g in gradings],
     }
 
 

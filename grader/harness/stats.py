@@ -42,7 +42,7 @@ def net_median(times, overhead_times=None):
     raw = median(times)
     if overhead_times is None:
         return raw
-    return float(_net(raw, overhead_level(overhead_times), overhead_jitter(overhead_times)))
+    return float(net_time(raw, overhead_level(overhead_times), overhead_jitter(overhead_times)))
 
 
 def overhead_level(overhead_times):
@@ -64,7 +64,8 @@ def overhead_level(overhead_times):
     return np.nanmedian(unstalled, axis=-1)
 
 
-def _net(raw, overhead, jitter):
+def net_time(raw, overhead, jitter):
+    """A raw time less the overhead's level, floored (see NET_FLOOR_FRACTION)."""
     return np.maximum(np.maximum(raw - overhead, NET_FLOOR_FRACTION * raw), jitter)
 
 
@@ -128,7 +129,7 @@ def _pair_ratios(reference, submission, overhead, jitter=None):
         return reference / submission
     centre = overhead_level(overhead)[..., np.newaxis]
     jitter = overhead_jitter(overhead)[..., np.newaxis] if jitter is None else jitter
-    return _net(reference, centre, jitter) / _net(submission, centre, jitter)
+    return net_time(reference, centre, jitter) / net_time(submission, centre, jitter)
 
 
 def scaling_exponent(sizes, times):

@@ -39,6 +39,8 @@ from .measure import on_tmpfs
 from .sides import InputBundle, Side
 
 NS = 1_000_000_000
+#: Decimal places kept of each call's seconds in the report (0.1 microsecond).
+CALL_DIGITS = 7
 #: A submission call may take this many times the reference's time (plus a second).
 TIME_FACTOR = 10
 TIME_GRACE_S = 1.0
@@ -495,6 +497,7 @@ class Grading:
             reference_first_call_s=record.first_call["reference"],
             staging_s=_median_or_none(record.staging["submission"]),
             reference_staging_s=_median_or_none(record.staging["reference"]),
+            calls=_calls(record),
         )
 
     def _finish(self, verdict, message, failure=None, hint=None):
@@ -575,9 +578,24 @@ def _size_entry(size, correct, **numbers):
         "raw_time_s": None,
         "raw_reference_time_s": None,
         "transfer_overhead_s": None,
+        "calls": None,
     }
     entry.update(numbers)
     return entry
+
+
+def _calls(record):
+    """Every timed call's raw seconds, in pair order (warm-up pair excluded),
+    with the echo that followed each pair: the speedup and its interval can be
+    recomputed from the report alone (stats.speedup)."""
+    def rounded(times):
+        return [round(seconds, CALL_DIGITS) for seconds in times]
+
+    return {
+        "reference_s": rounded(record.times["reference"]),
+        "submission_s": rounded(record.times["submission"]),
+        "echo_s": rounded(record.transfer) if record.transfer else None,
+    }
 
 
 def copy_phase_overrun(submission_s, reference_s):

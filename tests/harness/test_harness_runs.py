@@ -5,7 +5,7 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from grader.harness import protocol
+from grader.harness import protocol, stats
 
 from .jobs import LOOP_REFERENCE, VECTOR_SOLUTION, run_job
 
@@ -17,7 +17,7 @@ FUSED_AXPY_RELU = Path(__file__).resolve().parents[2] / "questions" / "bank" / "
 SIZE_FIELDS = {
     "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
     "correct", "first_call_s", "reference_first_call_s", "staging_s", "reference_staging_s", "raw_time_s",
-    "raw_reference_time_s", "transfer_overhead_s",
+    "raw_reference_time_s", "transfer_overhead_s", "calls",
 }
 
 
@@ -90,6 +90,16 @@ def test_twice_the_memory_bound_work_reads_half_once_transfers_are_taken_out(tmp
     assert entry["reference_time_s"] == pytest.approx(entry["raw_reference_time_s"] - entry["transfer_overhead_s"])
     low, high = entry["speedup_ci"]
     assert low <= entry["speedup"] <= high  # the median pair ratio, with its interval over pairs
+    assert_recomputable_from_calls(entry, repeats=15)
+
+
+def assert_recomputable_from_calls(entry, repeats):
+    """Every timed call is in the report, so anyone can recompute the figures."""
+    calls = entry["calls"]
+    assert len(calls["reference_s"]) == len(calls["submission_s"]) == len(calls["echo_s"]) == repeats
+    recomputed = stats.speedup(calls["reference_s"], calls["submission_s"], calls["echo_s"])
+    assert recomputed == pytest.approx(entry["speedup"], rel=1e-4)
+    assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(entry["speedup_ci"], rel=1e-4)
 
 
 def test_wrong_value_reports_first_mismatch(tmp_path):
