@@ -46,6 +46,15 @@ def accepted_message(size_count, edge_count, headline_size, speedup, interval, m
     return text + "."
 
 
+def shortened_note(pairs_by_size, planned):
+    """For sizes whose timed pairs the time budget cut short (see supervisor.MIN_PAIRS)."""
+    where = ", ".join(f"{pairs} at size {size:,}" for size, pairs in pairs_by_size.items())
+    return (
+        f"To stay within the time limit, fewer timed pairs than the planned {planned} were run ({where}), "
+        "so the intervals there are wider."
+    )
+
+
 def check_message(size_count, edge_count):
     return (
         f"Correct on {plural(size_count, 'check size')} and {plural(edge_count, 'edge case')}. "

@@ -47,6 +47,10 @@ TIME_GRACE_S = 1.0
 WARMUP_GRACE_S = 5.0
 #: Fraction of limits.time_s the harness plans to use; the rest is margin to report.
 TIME_SHARE = 0.9
+#: Timed pairs every size gets before the time budget may cut its repeats short.
+MIN_PAIRS = 5
+#: Safety factor on the time a pair is expected to take when planning the budget.
+PLAN_MARGIN = 1.25
 #: CPU the submission may use while not in a call before it counts as background work.
 OUTSIDE_CPU_ALLOWANCE_S = 0.1
 OUTSIDE_CPU_FRACTION = 0.02
@@ -114,6 +118,8 @@ class SizeRecord:
         self.fetching = {"reference": [], "submission": []}
         # CPU only: one echo call per timed pair (see Grading._echo), in seconds.
         self.transfer = []
+        # Wall time of each timed pair with its bookkeeping (inputs, checks, echo).
+        self.pair_ns = []
         # The reference's answer size here: what each later call's result memfd
         # is pre-allocated to (see ipc.spare_result_memfd).
         self.answer_bytes = 0
@@ -218,16 +224,21 @@ class Grading:
         self.report["sizes"] = [_size_entry(size, correct=True) for size in self.job.sizes]
 
     def _benchmark(self):
-        for size in self.job.sizes:
+        sizes = list(self.job.sizes)
+        for position, size in enumerate(sizes):
             record = self.records[size] = SizeRecord(size)
             label = f"size {size:,}"
             warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), warmup=True)
             for role in ("reference", "submission"):
                 record.first_call[role] = warmup[role].seconds
             for _ in range(self.job.repeats):
+                if not self._room_for_another_pair(record, sizes[position + 1:]):
+                    break
+                started_ns = time.perf_counter_ns()
                 order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
                 echoes = [] if self.job.target != "gpu" else None
                 outcomes = self._checked_pair(self._make_inputs(size), label, record, order, echoes=echoes)
+                record.pair_ns.append(time.perf_counter_ns() - started_ns)
                 record.transfer.extend(echoes or ())
                 for role, outcome in outcomes.items():
                     record.times[role].append(outcome.seconds)
@@ -235,6 +246,18 @@ class Grading:
                     if self.job.target == "gpu":
                         record.staging[role].append(outcome.staging_seconds)
                         record.fetching[role].append(outcome.fetch_seconds)
+
+    def _room_for_another_pair(self, record, later_sizes):
+        """Whether one more timed pair at this size still leaves the later sizes
+        their minimum (a warm-up and MIN_PAIRS pairs each, their cost assumed to
+        grow in proportion to size) inside the time budget. A correct answer
+        slower than the reference then gets fewer pairs and a wider interval,
+        not a time limit; code too slow for even the minimum still runs out."""
+        if len(record.pair_ns) < MIN_PAIRS:
+            return True
+        pair_ns = PLAN_MARGIN * stats.median(record.pair_ns)
+        later_ns = sum(pair_ns * later / record.size * (MIN_PAIRS + 1) for later in later_sizes)
+        return time.perf_counter_ns() + pair_ns + later_ns < self.deadline_ns
 
     # -- one pair of calls on the same input ----------------------------------
 
@@ -466,6 +489,9 @@ class Grading:
             len(entries), self.edge_count, headline["size"], headline["speedup"], headline["speedup_ci"],
             report["peak_memory_bytes"], report["reference_peak_memory_bytes"], self.job.graded_on,
         )
+        shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["pairs"] < self.job.repeats}
+        if shortened:
+            report["message"] += " " + feedback.shortened_note(shortened, self.job.repeats)
         if self.job.target == "gpu":
             report["message"] += " " + GPU_TIMING_NOTE
         report["hint"] = feedback.accepted_hint(
@@ -497,6 +523,7 @@ class Grading:
             reference_first_call_s=record.first_call["reference"],
             staging_s=_median_or_none(record.staging["submission"]),
             reference_staging_s=_median_or_none(record.staging["reference"]),
+            pairs=len(submission),
             calls=_calls(record),
         )
 
@@ -578,6 +605,7 @@ def _size_entry(size, correct, **numbers):
         "raw_time_s": None,
         "raw_reference_time_s": None,
         "transfer_overhead_s": None,
+        "pairs": None,
         "calls": None,
     }
     entry.update(numbers)

@@ -5,9 +5,9 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from grader.harness import protocol, stats
+from grader.harness import protocol, stats, supervisor
 
-from .jobs import LOOP_REFERENCE, VECTOR_SOLUTION, run_job
+from .jobs import DEFAULT_JOB, LOOP_REFERENCE, VECTOR_SOLUTION, run_job
 
 REPORT_FIELDS = {
     "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
@@ -17,7 +17,7 @@ FUSED_AXPY_RELU = Path(__file__).resolve().parents[2] / "questions" / "bank" / "
 SIZE_FIELDS = {
     "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
     "correct", "first_call_s", "reference_first_call_s", "staging_s", "reference_staging_s", "raw_time_s",
-    "raw_reference_time_s", "transfer_overhead_s", "calls",
+    "raw_reference_time_s", "transfer_overhead_s", "pairs", "calls",
 }
 
 
@@ -93,10 +93,39 @@ def test_twice_the_memory_bound_work_reads_half_once_transfers_are_taken_out(tmp
     assert_recomputable_from_calls(entry, repeats=15)
 
 
+def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
+    """Planned pairs that would not fit the time budget are dropped (never below
+    MIN_PAIRS) and the learner is told; the later size keeps its minimum."""
+    reference = """
+    def transform(x):
+        total = 0.0
+        for step in range(300_000):
+            total += step
+        return x + 1.0
+    """
+    submission = """
+    def transform(x):
+        total = 0.0
+        for step in range(2_400_000):
+            total += step
+        return x + 1.0
+    """
+    limits = dict(DEFAULT_JOB["limits"], time_s=8)
+    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60, limits=limits)
+    assert run.verdict == "accepted", run
+    pairs = [entry["pairs"] for entry in run.report["sizes"]]
+    # Which size is cut depends on the machine's speed; some size must be, none below the minimum.
+    assert supervisor.MIN_PAIRS <= min(pairs) < 60, pairs
+    assert "fewer timed pairs than the planned 60" in run.report["message"]
+    assert run.report["speedup"] < 0.5
+    for entry, count in zip(run.report["sizes"], pairs):
+        assert_recomputable_from_calls(entry, repeats=count)
+
+
 def assert_recomputable_from_calls(entry, repeats):
     """Every timed call is in the report, so anyone can recompute the figures."""
     calls = entry["calls"]
-    assert len(calls["reference_s"]) == len(calls["submission_s"]) == len(calls["echo_s"]) == repeats
+    assert len(calls["reference_s"]) == len(calls["submission_s"]) == len(calls["echo_s"]) == entry["pairs"] == repeats
     recomputed = stats.speedup(calls["reference_s"], calls["submission_s"], calls["echo_s"])
     assert recomputed == pytest.approx(entry["speedup"], rel=1e-4)
     assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(entry["speedup_ci"], rel=1e-4)
