@@ -61,3 +61,24 @@ class Submission(models.Model):
     @property
     def verdict_label(self):
         return Verdict.LABELS.get(self.verdict, "")
+
+    #: What the timings download keeps of each size (the rest of the report is on the page).
+    TIMING_FIELDS = ("size", "pairs", "speedup", "speedup_ci", "time_s", "reference_time_s", "transfer_overhead_s", "calls")
+
+    def timings(self):
+        """Every timed call of a graded submission, for anyone who wants to check
+        the figures (grader.harness.stats recomputes them from `calls`); None
+        when the report has none (a quick check, a failure, an older harness)."""
+        report = self.report or {}
+        sizes = [entry for entry in report.get("sizes") or [] if entry.get("calls")]
+        if not sizes:
+            return None
+        return {
+            "submission": self.pk,
+            "exercise": self.exercise.question.slug,
+            "exercise_version": self.exercise.number,
+            "harness_version": report.get("harness_version"),
+            "speedup": report.get("speedup"),
+            "speedup_ci": report.get("speedup_ci"),
+            "sizes": [{field: entry.get(field) for field in self.TIMING_FIELDS} for entry in sizes],
+        }

@@ -8,5 +8,6 @@ urlpatterns = [
     path("", views.submission_list, name="list"),
     path("<int:pk>/", views.detail, name="detail"),
     path("<int:pk>/status/", views.status, name="status"),
+    path("<int:pk>/timings.json", views.timings, name="timings"),
     path("exercise/<slug:slug>/submit/", views.submit, name="submit"),
 ]

@@ -1,4 +1,4 @@
-"""Submission pages: submit, the live submission page, its JSON status, my list."""
+"""Submission pages: submit, the live submission page, its JSON status, its timings download, my list."""
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -84,6 +84,19 @@ def status(request, pk):
     if submission.is_final:
         data["report_html"] = render_to_string("grader/_report.html", context, request=request)
     return JsonResponse(data)
+
+
+@require_GET
+@login_required
+def timings(request, pk):
+    """Every timed call behind the figures, as a JSON download."""
+    submission = _visible_submission(request, pk)
+    data = submission.timings()
+    if data is None:
+        raise Http404("This submission has no timed calls")
+    response = JsonResponse(data, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="submission-{submission.pk}-timings.json"'
+    return response
 
 
 @login_required

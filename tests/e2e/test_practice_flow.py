@@ -114,6 +114,8 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     submission.refresh_from_db()
     assert submission.speedup and submission.speedup > 1, "a NumPy expression beats a Python loop"
     expect(page.locator("#scaling-chart")).to_be_visible()
+    timings = page.get_by_role("link", name="Download every timed call (JSON)")
+    expect(timings).to_have_attribute("href", f"/submissions/{submission.pk}/timings.json")
     screenshot(page, "submission-report", full_page=True)
 
     # Without opting in, the leaderboard lists the learner anonymously, marked as them.

@@ -96,6 +96,35 @@ def test_status_json_while_queued_and_when_done(candidate_client, submission):
     assert "8.0 MiB" in html and "0.5×" in html  # memory vs reference
 
 
+CALLS = {"reference_s": [0.0011, 0.0010, 0.0012], "submission_s": [0.00011, 0.0001, 0.00012], "echo_s": [1e-6, 1e-6, 2e-6]}
+TIMED_REPORT = {**REPORT, "harness_version": "1.5", "sizes": [{**entry, "pairs": 3, "calls": CALLS} for entry in REPORT["sizes"]]}
+
+
+def test_timings_download_has_every_call_for_the_owner_only(candidate_client, client, outsider, submission):
+    Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.ACCEPTED, report=TIMED_REPORT)
+    url = reverse("grader:timings", args=[submission.pk])
+    response = candidate_client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="submission-{submission.pk}-timings.json"'
+    data = response.json()
+    assert data["submission"] == submission.pk and data["harness_version"] == "1.5" and data["speedup_ci"] == [11.0, 14.0]
+    assert [entry["size"] for entry in data["sizes"]] == [2000, 8000]
+    assert all(entry["calls"] == CALLS and entry["pairs"] == 3 for entry in data["sizes"])
+    assert "peak_memory_bytes" not in data["sizes"][0]  # timings only; the rest of the report is on the page
+    page = candidate_client.get(reverse("grader:detail", args=[submission.pk])).content.decode()
+    assert url in page and "Download every timed call" in page
+    client.force_login(outsider)
+    assert client.get(url).status_code == 404
+
+
+def test_timings_download_is_404_without_timed_calls(candidate_client, submission):
+    url = reverse("grader:timings", args=[submission.pk])
+    assert candidate_client.get(url).status_code == 404  # still queued
+    Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.ACCEPTED, report=REPORT)
+    assert candidate_client.get(url).status_code == 404  # a report from before calls were kept
+    assert "Download every timed call" not in candidate_client.get(reverse("grader:detail", args=[submission.pk])).content.decode()
+
+
 def test_waiting_for_gpu_notice(candidate_client, submission, exercise_version):
     exercise_version.spec = {**exercise_version.spec, "target": "gpu"}
     exercise_version.save()
