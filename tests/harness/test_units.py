@@ -141,6 +141,27 @@ def test_tolerance_and_first_mismatch_details():
     assert mismatch.failure["expected"] == "6.0" and mismatch.failure["mismatches"] == 2
 
 
+@pytest.mark.parametrize("rtol, atol", [(1e-12, 0.0), (1e-6, 1e-9), (0.0, 0.0), (0.0, 1e-3), (2.0, 0.0)])
+def test_blockwise_float_comparison_agrees_with_isclose_everywhere(rtol, atol):
+    """The float64 fast path must say exactly what np.isclose says, on values
+    at the edge of the tolerance, specials in either array, and sizes that do
+    not divide into blocks."""
+    rng = np.random.default_rng(11)
+    size = 3 * compare.COMPARE_BLOCK + 17
+    specials = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e308, -1e308, 5e-324])
+    want = rng.standard_normal(size) * 10.0 ** rng.integers(-300, 300, size)
+    want = np.where(rng.random(size) < 0.05, rng.choice(specials, size), want)
+    edge = atol + rtol * np.abs(want)
+    nudged = want + np.where(rng.random(size) < 0.5, 1, -1) * edge * rng.choice([0.5, 1.0, 1.0 + 1e-15, 2.0], size)
+    have = np.where(rng.random(size) < 0.9, nudged, rng.choice(specials, size))
+    with np.errstate(all="ignore"):
+        expected = ~np.isclose(have, want, rtol=rtol, atol=atol, equal_nan=True)
+    tolerance = {"rtol": rtol, "atol": atol}
+    assert np.array_equal(compare.mismatches(want, have, tolerance), expected)
+    assert np.array_equal(compare.mismatches(want.reshape(-1, 1), have.reshape(-1, 1), tolerance), expected.reshape(-1, 1))
+    assert expected.any() and not expected.all()  # the data exercises both answers
+
+
 def test_type_dtype_and_shape_must_match():
     expected = np.zeros(4)
     assert "shape (2, 2)" in compare.compare(expected, np.zeros((2, 2)), TOLERANCE).message
