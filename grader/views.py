@@ -90,7 +90,12 @@ def status(request, pk):
 @login_required
 def timings(request, pk):
     """Every timed call behind the figures, as a JSON download."""
-    submission = _visible_submission(request, pk)
+    return timings_response(_visible_submission(request, pk))
+
+
+def timings_response(submission):
+    """The JSON download of Submission.timings (also offered to hiring teams
+    for their candidates' submissions); 404 when there are none."""
     data = submission.timings()
     if data is None:
         raise Http404("This submission has no timed calls")

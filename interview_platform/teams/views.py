@@ -12,12 +12,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from grader.states import Status
+from grader.views import timings_response
 from questions.models import Kind
 
 from . import reports, services
@@ -42,6 +43,7 @@ from .models import (
     Membership,
     Organisation,
     Role,
+    SessionSubmission,
 )
 from .services import SignInRequired, TeamsError
 
@@ -390,6 +392,17 @@ def candidate_report(request, org, session_pk):
         "rows": rows,
     }
     return render(request, "teams/candidate_report.html", context)
+
+
+@require_GET
+@login_required
+def submission_timings(request, org, session_pk, submission_pk):
+    """Every timed call behind a candidate's figures, for the team to check them."""
+    session = _team_session(request, org, session_pk)
+    link = get_object_or_404(
+        SessionSubmission.objects.select_related("submission__exercise__question"), session=session, submission_id=submission_pk
+    )
+    return timings_response(link.submission)
 
 
 @login_required

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import get_resolver, reverse
 
+from grader import services as grader_services
 from interview_platform.teams import services
 from interview_platform.teams.models import Answer, MemberInvitation
 
@@ -47,6 +48,7 @@ MATRIX = {
     "report_csv": ("get", lambda w: [w["org"], w["assessment"]], TEAM),
     "candidate_report": ("get", lambda w: [w["org"], w["session"]], TEAM),
     "review_answer": ("post", lambda w: [w["org"], w["session"], w["answer"]], TEAM),
+    "submission_timings": ("get", lambda w: [w["org"], w["session"], w["submission"]], TEAM),
     "extra_time": ("post", lambda w: [w["org"], w["invitation"]], OWNER_ONLY),
     "take": ("get", lambda w: [w["session"]], CANDIDATE),
     "take_question": ("get", lambda w: [w["session"], 1], CANDIDATE),
@@ -61,6 +63,12 @@ MATRIX = {
     "authoring_validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
     "authoring_edit": ("get", lambda w: [w["slug"]], AUTHOR),
     "authoring_export": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
+}
+#: A graded report with its timed calls, so the timings download has something to give.
+TIMED_REPORT = {
+    "verdict": "accepted", "speedup": 4.0, "speedup_ci": [3.5, 4.5], "message": "accepted", "hardware": "cpu",
+    "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20,
+    "sizes": [{"size": 1000, "pairs": 3, "speedup": 4.0, "calls": {"reference_s": [4.0, 4.1, 3.9], "submission_s": [1.0, 1.0, 1.0], "echo_s": None}}],
 }
 ROLES = ("owner", "reviewer", "other_org", "candidate", "outsider", "author", "anonymous")
 
@@ -79,6 +87,8 @@ def test_matrix_covers_every_teams_url():
 def world(organisation, hiring_manager, reviewer, other_org_member, candidate, outsider, staff_author, session, items):
     Group.objects.get(name="Authors").user_set.add(staff_author)
     answer = Answer.objects.create(session=session, item=items[0], text="Geometric series")
+    submission = services.submit_code(session, items[2], "def transform(x):\n    return x\n")
+    grader_services.finish(submission, TIMED_REPORT)
     member_tokens = []
     services.invite_member(organisation, "new@example.com", "reviewer", hiring_manager, lambda t: member_tokens.append(t) or t)
     candidate_tokens = []
@@ -92,6 +102,7 @@ def world(organisation, hiring_manager, reviewer, other_org_member, candidate, o
         "session": session.pk,
         "invitation": session.invitation.pk,
         "answer": answer.pk,
+        "submission": submission.pk,
         "reviewer_membership": reviewer.memberships.get().pk,
         "member_token": member_tokens[0],
         "candidate_token": candidate_tokens[0],

@@ -96,6 +96,29 @@ def test_candidate_report_page(client, reviewer, answered, organisation):
     assert "25 min" in page
 
 
+def test_team_downloads_the_timed_calls_of_its_candidates_submissions_only(client, reviewer, answered, organisation, items, invite, make_user):
+    calls = {"reference_s": [0.8, 0.81, 0.79], "submission_s": [0.1, 0.1, 0.11], "echo_s": [0.001, 0.001, 0.001]}
+    graded = answered.session_submissions.order_by("submission__created_at").last().submission
+    graded.report = {**graded.report, "sizes": [{"size": 1000, "pairs": 3, "speedup": 8.0, "calls": calls}]}
+    graded.save(update_fields=["report"])
+    client.force_login(reviewer)
+    url = reverse("teams:submission_timings", args=[organisation.slug, answered.pk, graded.pk])
+    page = client.get(reverse("teams:candidate_report", args=[organisation.slug, answered.pk])).content.decode()
+    assert page.count("every timed call (JSON)") == 1 and url in page  # only the submission that has calls
+    data = client.get(url).json()
+    assert data["submission"] == graded.pk and data["sizes"][0]["calls"] == calls
+    # Another sitting's submission is not reachable through this one.
+    someone = make_user("someone")
+    other_session = services.start_session(invite(someone.email)[0], someone)
+    elsewhere = services.submit_code(other_session, items[2], FAST)
+    grade(elsewhere, speedup=3.0, memory=2**20)
+    elsewhere.refresh_from_db()
+    elsewhere.report = {**elsewhere.report, "sizes": [{"size": 1000, "pairs": 3, "speedup": 3.0, "calls": calls}]}
+    elsewhere.save(update_fields=["report"])
+    assert client.get(reverse("teams:submission_timings", args=[organisation.slug, other_session.pk, elsewhere.pk])).status_code == 200
+    assert client.get(reverse("teams:submission_timings", args=[organisation.slug, answered.pk, elsewhere.pk])).status_code == 404
+
+
 def test_reviewer_ticks_rubric_points_through_the_page(client, reviewer, session, items, organisation):
     answer, _ = services.save_answer(session, items[0], text="Geometric series")
     client.force_login(reviewer)
