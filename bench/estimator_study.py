@@ -24,13 +24,9 @@ from grader.harness import stats  # noqa: E402
 
 
 def net_times(calls):
-    reference = np.asarray(calls["reference_s"], dtype=float)
-    submission = np.asarray(calls["submission_s"], dtype=float)
-    if not calls.get("echo_s"):
-        return reference, submission
-    echoes = np.asarray(calls["echo_s"], dtype=float)
-    level, jitter = stats.overhead_level(echoes), stats.overhead_jitter(echoes)
-    return stats.net_time(reference, level, jitter), stats.net_time(submission, level, jitter)
+    """Both sides' net time per pair, as the harness computes them (stats.net_pairs)."""
+    echoes = np.asarray(calls["echo_s"], dtype=float) if calls.get("echo_s") else None
+    return stats.net_pairs(np.asarray(calls["reference_s"], dtype=float), np.asarray(calls["submission_s"], dtype=float), echoes)
 
 
 def pseudo_median(values):
@@ -45,21 +41,29 @@ def trimmed_mean(values, share=0.25):
     return float(values[cut: len(values) - cut].mean())
 
 
+def log_ratios(reference, submission):
+    return np.log(reference / submission)
+
+
+#: Each takes a grading's calls and its net times per pair (reference, submission).
 ESTIMATORS = {
-    "median pair ratio (the harness: stats.speedup)": lambda calls: stats.speedup(calls["reference_s"], calls["submission_s"], calls.get("echo_s") or None),
-    "pseudo-median of log pair ratios (Hodges-Lehmann)": lambda calls: float(np.exp(pseudo_median(np.log(np.divide(*net_times(calls)))))),
-    "geometric mean of pair ratios": lambda calls: float(np.exp(np.mean(np.log(np.divide(*net_times(calls)))))),
-    "25%-trimmed mean of log pair ratios": lambda calls: float(np.exp(trimmed_mean(np.log(np.divide(*net_times(calls)))))),
-    "ratio of median net times": lambda calls: float(np.median(net_times(calls)[0]) / np.median(net_times(calls)[1])),
-    "ratio of minimum net times": lambda calls: float(np.min(net_times(calls)[0]) / np.min(net_times(calls)[1])),
+    "median pair ratio (the harness: stats.speedup)":
+        lambda calls, reference, submission: stats.speedup(calls["reference_s"], calls["submission_s"], calls.get("echo_s") or None),
+    "pseudo-median of log pair ratios (Hodges-Lehmann)":
+        lambda calls, reference, submission: float(np.exp(pseudo_median(log_ratios(reference, submission)))),
+    "geometric mean of pair ratios": lambda calls, reference, submission: float(np.exp(np.mean(log_ratios(reference, submission)))),
+    "25%-trimmed mean of log pair ratios":
+        lambda calls, reference, submission: float(np.exp(trimmed_mean(log_ratios(reference, submission)))),
+    "ratio of median net times": lambda calls, reference, submission: float(np.median(reference) / np.median(submission)),
+    "ratio of minimum net times": lambda calls, reference, submission: float(np.min(reference) / np.min(submission)),
 }
 
 
 def study(case):
     rows = []
-    gradings = [calls for calls in case.get("headline_calls") or [] if calls]
+    gradings = [(calls, *net_times(calls)) for calls in case.get("headline_calls") or [] if calls]
     for name, estimator in ESTIMATORS.items():
-        values = np.array([estimator(calls) for calls in gradings])
+        values = np.array([estimator(*grading) for grading in gradings])
         centre = float(np.median(values))
         rows.append({
             "estimator": name,

@@ -42,7 +42,7 @@ def net_median(times, overhead_times=None):
     raw = median(times)
     if overhead_times is None:
         return raw
-    return float(net_time(raw, overhead_level(overhead_times), overhead_jitter(overhead_times)))
+    return float(_net(raw, overhead_level(overhead_times), overhead_jitter(overhead_times)))
 
 
 def overhead_level(overhead_times):
@@ -64,8 +64,7 @@ def overhead_level(overhead_times):
     return np.nanmedian(unstalled, axis=-1)
 
 
-def net_time(raw, overhead, jitter):
-    """A raw time less the overhead's level, floored (see NET_FLOOR_FRACTION)."""
+def _net(raw, overhead, jitter):
     return np.maximum(np.maximum(raw - overhead, NET_FLOOR_FRACTION * raw), jitter)
 
 
@@ -125,11 +124,19 @@ def _pairs(reference_times, submission_times, overhead_times):
 def _pair_ratios(reference, submission, overhead, jitter=None):
     """reference / submission per pair (along the last axis), each net of the
     overhead level over the same pairs when overhead is given."""
+    net_reference, net_submission = net_pairs(reference, submission, overhead, jitter)
+    return net_reference / net_submission
+
+
+def net_pairs(reference, submission, overhead, jitter=None):
+    """Both sides' times per pair (along the last axis), net of the overhead
+    level over the same pairs when overhead is given, floored (see
+    NET_FLOOR_FRACTION); unchanged without overhead."""
     if overhead is None:
-        return reference / submission
+        return reference, submission
     centre = overhead_level(overhead)[..., np.newaxis]
     jitter = overhead_jitter(overhead)[..., np.newaxis] if jitter is None else jitter
-    return net_time(reference, centre, jitter) / net_time(submission, centre, jitter)
+    return _net(reference, centre, jitter), _net(submission, centre, jitter)
 
 
 def scaling_exponent(sizes, times):

@@ -96,20 +96,7 @@ def test_twice_the_memory_bound_work_reads_half_once_transfers_are_taken_out(tmp
 def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
     """Planned pairs that would not fit the time budget are dropped (never below
     MIN_PAIRS) and the learner is told; the later size keeps its minimum."""
-    reference = """
-    def transform(x):
-        total = 0.0
-        for step in range(300_000):
-            total += step
-        return x + 1.0
-    """
-    submission = """
-    def transform(x):
-        total = 0.0
-        for step in range(2_400_000):
-            total += step
-        return x + 1.0
-    """
+    reference, submission = busy_transform(300_000), busy_transform(2_400_000)  # eight times the reference's work
     limits = dict(DEFAULT_JOB["limits"], time_s=8)
     run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60, limits=limits)
     assert run.verdict == "accepted", run
@@ -120,6 +107,17 @@ def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
     assert run.report["speedup"] < 0.5
     for entry, count in zip(run.report["sizes"], pairs):
         assert_recomputable_from_calls(entry, repeats=count)
+
+
+def busy_transform(iterations):
+    """A transform that spends `iterations` turns of a Python loop before answering."""
+    return f"""
+    def transform(x):
+        total = 0.0
+        for step in range({iterations}):
+            total += step
+        return x + 1.0
+    """
 
 
 def assert_recomputable_from_calls(entry, repeats):
