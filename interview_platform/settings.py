@@ -136,13 +136,15 @@ if REDIS_URL:
 else:
     CELERY_BROKER_URL = "filesystem://"
     _broker_dir = RUN_DIR / "broker"
-    # kombu's filesystem transport expects its folders to exist.
-    for _folder in ("out", "processed"):
+    # kombu's filesystem transport expects its folders to exist. Its control folder
+    # (exchange bindings) defaults to ./control in the working directory: keep it here too.
+    for _folder in ("out", "processed", "control"):
         (_broker_dir / _folder).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "out"),
         "data_folder_out": str(_broker_dir / "out"),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
