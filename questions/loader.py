@@ -74,7 +74,8 @@ EXERCISE_FILES = {
 OPTIONAL_EXERCISE_FILES = ("check.py",)
 EXERCISE_MARKDOWN = "question.md"
 
-# Where dump puts a question that was written in the admin rather than loaded from a file.
+# The one list of topics (every bank entry names one; browsing and progress group by
+# topic) and the folder dump puts a question in when it was written in the admin.
 TOPIC_FOLDERS = {
     "Algorithmic Complexity & Code-Level Optimization": "algorithmic-complexity",
     "Technical Foundation and Self Assessment": "technical-foundation",
@@ -290,6 +291,8 @@ def _common_fields(meta, reasons):
         fields["slug"] = slug
     fields["title"] = _non_empty_string(meta, "title", reasons, 200)
     fields["topic"] = _non_empty_string(meta, "topic", reasons, 120)
+    if fields["topic"] and fields["topic"] not in TOPIC_FOLDERS:
+        reasons.append(f"unknown topic {fields['topic']!r} (expected one of: {'; '.join(TOPIC_FOLDERS)})")
     tags = meta.get("tags", [])
     if not isinstance(tags, list) or not all(isinstance(tag, str) and tag.strip() for tag in tags):
         reasons.append("'tags' must be a list of strings")

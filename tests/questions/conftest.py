@@ -70,7 +70,7 @@ def coding_front(slug="square-values", **overrides):
     front = {
         "slug": slug,
         "title": "Square a vector",
-        "topic": "GPU Programming",
+        "topic": "Performance Cost Optimization & Resource Efficiency",
         "tags": ["numpy"],
         "difficulty": "easy",
         "kind": "coding",

@@ -34,6 +34,13 @@ class TestRejectedFiles:
         bank.concept(difficulty="impossible")
         assert_single_error(bank.root, "algorithmic-complexity/amortised-doubling.md", "bad difficulty 'impossible'")
 
+    def test_topic_must_come_from_the_one_list(self, bank):
+        bank.concept(topic="GPU Programming")
+        assert_single_error(
+            bank.root, "algorithmic-complexity/amortised-doubling.md",
+            "unknown topic 'GPU Programming'", "Algorithmic Complexity & Code-Level Optimization",
+        )
+
     def test_bad_kind(self, bank):
         bank.concept(kind="essay")
         assert_single_error(bank.root, "algorithmic-complexity/amortised-doubling.md", "bad kind 'essay'")

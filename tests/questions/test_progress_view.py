@@ -47,7 +47,7 @@ def test_shows_attempts_submissions_coverage_and_calibration(candidate_client, c
     coverage = {row.topic: (row.practised, row.total) for row in response.context["coverage"]}
     assert coverage == {
         "Algorithmic Complexity & Code-Level Optimization": (1, 1),
-        "GPU Programming": (1, 1),
+        "Performance Cost Optimization & Resource Efficiency": (1, 1),
         "Technical Foundation and Self Assessment": (1, 1),
     }
     assert '<progress max="1" value="1"' in html
