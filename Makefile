@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test setup sandbox-deps system-deps worker gpu-worker bench clean
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt $(wildcard requirements/*.txt)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
