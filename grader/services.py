@@ -14,7 +14,9 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Q
+from django.http import HttpRequest
 from django.utils import timezone
+from django_ratelimit.core import is_ratelimited
 
 from . import grading
 from .errors import PlatformError
@@ -95,6 +97,25 @@ def create_submission(user, exercise_version, code, purpose=Purpose.PRACTICE):
         submission = Submission.objects.create(user=user, exercise=exercise_version, code=code, purpose=purpose)
         transaction.on_commit(lambda: enqueue(submission))
     return submission
+
+
+def check_submission_rate(user):
+    """Count one submission against the user's rate (settings.SUBMISSION_RATE) in the
+    shared cache; ValidationError(code="rate_limited") once past it. django-ratelimit
+    reads its key from a request, so it gets one that carries only the user."""
+    request = HttpRequest()
+    request.user = user
+    if is_ratelimited(request, group="grader.submit", key="user", rate=settings.SUBMISSION_RATE, increment=True):
+        raise ValidationError("You are submitting too quickly. Wait a minute, then try again.", code="rate_limited")
+
+
+def submit_practice(user, exercise_version, code, purpose=Purpose.PRACTICE):
+    """What the web form and the API do for a learner's practice or quick check: the
+    rate limit, then create_submission's validation, queue cap and fair ordering."""
+    if purpose not in WEB_PURPOSES:
+        raise ValidationError(f"Unknown purpose {purpose!r}.", code="bad_purpose")
+    check_submission_rate(user)
+    return create_submission(user, exercise_version, code, purpose=purpose)
 
 
 def fair_priority(submission):

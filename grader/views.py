@@ -1,12 +1,10 @@
 """Submission pages: submit, the live submission page, its JSON status, its timings download, my list."""
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
-from django_ratelimit.core import is_ratelimited
 
 from questions.models import Kind, Question
 
@@ -46,15 +44,13 @@ def submit(request, slug):
     code = request.POST.get("code", "")
     purpose = Purpose.QUICK_CHECK if request.POST.get("purpose") == Purpose.QUICK_CHECK else Purpose.PRACTICE
     error = None
-    if is_ratelimited(request, group="grader.submit", key="user", rate=settings.SUBMISSION_RATE, increment=True):
-        error, status = "You are submitting too quickly. Wait a minute, then try again; your code is kept below.", 429
-    elif REPLACEMENT_CHARACTER in code:
+    if REPLACEMENT_CHARACTER in code:
         error, status = "Your code contains bytes that are not valid UTF-8 (shown as \ufffd). Fix them and submit again.", 400
     else:
         try:
-            submission = services.create_submission(request.user, exercise, code, purpose=purpose)
+            submission = services.submit_practice(request.user, exercise, code, purpose=purpose)
         except ValidationError as exc:
-            error, status = " ".join(exc.messages), 400
+            error, status = " ".join(exc.messages), 429 if exc.code == "rate_limited" else 400
     if error:
         context = {"question": question, "exercise": exercise, "code": code, "error": error}
         return render(request, "grader/submit.html", context, status=status)
