@@ -2,6 +2,7 @@
 figures on the progress page. Views call these and only render."""
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
 
@@ -110,11 +111,16 @@ def browse_questions(params):
 # Drafts and attempts
 
 
-def _checked_length(text):
+def _checked_length(text, limit=MAX_ANSWER_CHARS):
     text = text or ""
-    if len(text) > MAX_ANSWER_CHARS:
-        raise AnswerTooLong(f"Answers are limited to {MAX_ANSWER_CHARS:,} characters.")
+    if len(text) > limit:
+        raise AnswerTooLong(f"Answers are limited to {limit:,} characters.")
     return text
+
+
+def draft_limit(question):
+    """Characters a draft may hold: a coding draft is code, as long as a submission may be."""
+    return settings.SUBMISSION_MAX_BYTES if question.kind == Kind.CODING else MAX_ANSWER_CHARS
 
 
 def draft_text(user, question):
@@ -124,7 +130,8 @@ def draft_text(user, question):
 
 
 def save_draft(user, question, text):
-    draft, _ = Draft.objects.update_or_create(user=user, question=question, defaults={"text": _checked_length(text)})
+    text = _checked_length(text, draft_limit(question))
+    draft, _ = Draft.objects.update_or_create(user=user, question=question, defaults={"text": text})
     return draft
 
 

@@ -4,6 +4,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from . import services
@@ -28,6 +29,8 @@ def _coding_panel_exists():
     return True
 
 
+# Never from the browser's cache: Back after a submission must show the draft saved since, not the page as first served.
+@never_cache
 def detail(request, slug):
     question = get_object_or_404(Question, slug=slug)
     user = request.user
@@ -89,10 +92,10 @@ def attempt(request, slug, pk):
 
 @require_POST
 def save_draft(request, slug):
-    """Autosave target for the answer box (fetch POST, JSON reply)."""
+    """Autosave target for a concept answer or an exercise's code (fetch POST, JSON reply)."""
     if not request.user.is_authenticated:
         return JsonResponse({"error": "Sign in to save drafts."}, status=403)
-    question = get_object_or_404(Question.objects.live(), slug=slug, kind=Kind.CONCEPT)
+    question = get_object_or_404(Question.objects.live(), slug=slug, kind__in=(Kind.CONCEPT, Kind.CODING))
     try:
         draft = services.save_draft(request.user, question, request.POST.get("text", ""))
     except services.AnswerTooLong as exc:

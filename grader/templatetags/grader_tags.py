@@ -3,6 +3,7 @@ from django import template
 
 from grader import services
 from grader.grading import exercise_limits as clamped_limits
+from questions.services import draft_text
 
 register = template.Library()
 
@@ -12,6 +13,16 @@ MISSING = "–"
 @register.simple_tag
 def recent_submissions(user, question, limit=10):
     return services.recent_submissions(user, question, limit)
+
+
+@register.simple_tag
+def editor_code(user, exercise, posted=None):
+    """What the editor opens with: the code just posted (a refused submission shown
+    again), else the learner's draft of this exercise, else the starter code (also
+    for code emptied out: an empty editor helps nobody)."""
+    if posted:
+        return posted
+    return draft_text(user, exercise.question) or exercise.starter_code
 
 
 @register.simple_tag

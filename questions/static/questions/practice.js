@@ -1,6 +1,7 @@
-// Answer drafts: saved a few seconds after typing stops and when the box loses focus.
+// Drafts (a concept answer, or an exercise's code through the editor's textarea): saved a
+// moment after typing stops, when the box loses focus, and when the page is left.
 (function () {
-  const SAVE_DELAY_MS = 3000;
+  const SAVE_DELAY_MS = 1500;
 
   function csrfToken(form) {
     const input = form.querySelector("input[name=csrfmiddlewaretoken]");
@@ -15,7 +16,8 @@
     let lastSaved = textarea.value;
     let timer = null;
 
-    async function save() {
+    // keepalive: a save started as the page is left still reaches the server.
+    async function save(keepalive = false) {
       clearTimeout(timer);
       const text = textarea.value;
       if (text === lastSaved) return;
@@ -26,6 +28,7 @@
           body,
           headers: { "X-CSRFToken": csrfToken(form) },
           credentials: "same-origin",
+          keepalive,
         });
         const reply = await response.json();
         if (!response.ok) throw new Error(reply.error || "Could not save the draft.");
@@ -40,8 +43,11 @@
       clearTimeout(timer);
       timer = setTimeout(save, SAVE_DELAY_MS);
     });
-    textarea.addEventListener("blur", save);
-    form.addEventListener("submit", () => clearTimeout(timer));
+    textarea.addEventListener("blur", () => save());
+    // Submitting sends the text itself (the server keeps a coding draft from it).
+    let submitting = false;
+    form.addEventListener("submit", () => { submitting = true; clearTimeout(timer); });
+    window.addEventListener("pagehide", () => { if (!submitting) save(true); });
   }
 
   document.addEventListener("DOMContentLoaded", () => {
