@@ -6,7 +6,8 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "interview_platform.settings")
 
-app = Celery("hotpath")
+# interview_platform.mail is no app, so autodiscovery would not find its task.
+app = Celery("hotpath", include=["interview_platform.mail"])
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.update(
     task_acks_late=True,

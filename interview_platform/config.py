@@ -57,3 +57,16 @@ def env_choice(name, default, choices):
     if value not in choices:
         raise ImproperlyConfigured(f"{name}={value!r} must be one of: {', '.join(sorted(choices))}")
     return value
+
+
+def env_email_url(name, default):
+    """Django's EMAIL_* settings from one URL (django-environ's schemes):
+    smtp://user:password@host:25, smtp+tls://...:587, smtp+ssl://...:465,
+    consolemail://, filemail:///path, memorymail://, dummymail://."""
+    import environ
+
+    url = os.environ.get(name, default)
+    try:
+        return environ.Env.email_url_config(url)
+    except ImproperlyConfigured as exc:
+        raise ImproperlyConfigured(f"{name}={url!r} is not an e-mail URL: {exc}") from None

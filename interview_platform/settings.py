@@ -11,7 +11,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from .config import env_bool, env_choice, env_int, env_list, env_str
+from .config import env_bool, env_choice, env_email_url, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = Path(env_str("HOTPATH_RUN_DIR", str(BASE_DIR / ".run")))
@@ -107,7 +107,19 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
-EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Mail leaves through the Celery task mail.send (interview_platform/mail.py), which
+# delivers with what EMAIL_URL names: e.g. smtp+tls://user:password@smtp.example.com:587.
+_email = env_email_url("EMAIL_URL", "consolemail://")
+EMAIL_BACKEND = "interview_platform.mail.QueuedEmailBackend"
+EMAIL_DELIVERY_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"] or "localhost"
+EMAIL_PORT = _email["EMAIL_PORT"] or 25
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"] or ""
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"] or ""
+EMAIL_USE_TLS = _email.get("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = _email.get("EMAIL_USE_SSL", False)
+EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"] or None
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Hotpath <noreply@hotpath.local>")
 
 # Caches back rate limits and the "GPU worker online" heartbeat, so they must be
