@@ -36,7 +36,9 @@
       if (!response.ok) return;
       const holder = document.createElement("div");
       holder.innerHTML = await response.text();
-      holder.querySelectorAll("script").forEach((node) => node.remove());
+      // The page has already loaded the fragment's scripts; its chart data (a JSON
+      // <script type="application/json">) must stay, or the chart has nothing to draw.
+      holder.querySelectorAll("script[src]").forEach((node) => node.remove());
       document.getElementById("submission").after(holder);
       if (window.HotpathStanding) window.HotpathStanding.drawAll();
     } catch (error) {
