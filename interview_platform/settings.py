@@ -147,6 +147,9 @@ if REDIS_URL:
     }
 else:
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's transport with each message written to a hidden name and renamed into place:
+    # the stock one can hand a worker a half-written (empty) message and lose it.
+    CELERY_BROKER_TRANSPORT = "interview_platform.filesystem_broker:Transport"
     _broker_dir = RUN_DIR / "broker"
     # kombu's filesystem transport expects its folders to exist. Its control folder
     # (exchange bindings) defaults to ./control in the working directory: keep it here too.
