@@ -32,6 +32,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from markdown_it import MarkdownIt
 
+from . import hooks
 from .models import Difficulty, ExerciseVersion, Kind, Question
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -681,10 +682,9 @@ def _plan(entries):
 def validate_exercise_entry(entry):
     """Run the exercise through the grader (reference vs solution in the sandbox).
     Returns (report, error message or "")."""
-    try:
-        from grader.validation import validate_exercise
-    except ImportError as exc:
-        return None, f"cannot validate the exercise ({exc}); load with --skip-validation for a quick local load"
+    validate_exercise = hooks.exercise_validator()
+    if validate_exercise is None:
+        return None, "cannot validate the exercise (no grader is installed); load with --skip-validation for a quick local load"
     result = validate_exercise(entry.spec, entry.files)
     if not result.ok:
         return result.report, f"validation failed: {result.message}"

@@ -6,16 +6,13 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
 
-from grader.models import Purpose, Submission
-
+from . import hooks
 from .models import Attempt, Difficulty, Draft, Kind, Question
 from .numeric import check_numeric
 
 CONFIDENCE_LEVELS = (1, 2, 3, 4, 5)
 MAX_ANSWER_CHARS = 20_000
 RECENT_LIMIT = 20
-# Author validation runs are not practice.
-PRACTICE_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.ASSESSMENT)
 
 
 class AnswerTooLong(ValueError):
@@ -59,14 +56,10 @@ FACET_LABELS = {"difficulty": dict(Difficulty.choices), "kind": dict(Kind.choice
 
 def with_practice_counts(questions):
     """Annotate `practiced`: distinct users who practised each question (an
-    Attempt, or for coding a Submission on any of its exercise versions)."""
+    Attempt, or for coding a practice submission on any of its exercise versions)."""
     return questions.annotate(
         attempt_users=Count("attempts__user", distinct=True),
-        submission_users=Count(
-            "exercise_versions__submissions__user",
-            filter=Q(exercise_versions__submissions__purpose__in=PRACTICE_PURPOSES),
-            distinct=True,
-        ),
+        submission_users=hooks.coding_practice().users_annotation(),
     )
 
 
@@ -230,9 +223,7 @@ class TopicCoverage:
 
 def practised_question_ids(user):
     attempted = Attempt.objects.filter(user=user).values_list("question_id", flat=True)
-    submitted = Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES).values_list(
-        "exercise__question_id", flat=True
-    )
+    submitted = hooks.coding_practice().question_ids(user)
     return set(attempted) | set(submitted)
 
 
@@ -250,8 +241,4 @@ def recent_attempts(user):
 
 
 def recent_submissions(user):
-    return (
-        Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES)
-        .select_related("exercise__question")
-        .order_by("-created_at")[:RECENT_LIMIT]
-    )
+    return hooks.coding_practice().recent(user, RECENT_LIMIT)

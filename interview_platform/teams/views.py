@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from grader.states import Status
-from grader.views import timings_response
+from grader.timings import timings_response
 from questions.models import Kind
 
 from . import reports, services

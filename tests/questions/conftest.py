@@ -167,10 +167,11 @@ def loaded_bank(small_bank, load):
 
 @pytest.fixture
 def fake_validation(monkeypatch):
-    """Stand in for grader.validation (the sandbox run of reference vs solution)
-    and record what the loader asked it to validate."""
-    import sys
+    """Stand in for the exercise validator the grader registers (the sandbox run of
+    reference vs solution) and record what the loader asked it to validate."""
     import types
+
+    from questions import hooks
 
     calls = []
 
@@ -179,9 +180,7 @@ def fake_validation(monkeypatch):
             calls.append((spec, files))
             return types.SimpleNamespace(ok=ok, message=message, report=report if report is not None else {"ok": ok})
 
-        module = types.ModuleType("grader.validation")
-        module.validate_exercise = validate_exercise
-        monkeypatch.setitem(sys.modules, "grader.validation", module)
+        monkeypatch.setattr(hooks, "_exercise_validator", validate_exercise)
         return calls
 
     return install

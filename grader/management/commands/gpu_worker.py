@@ -4,6 +4,7 @@ worker is online."""
 import socket
 import threading
 
+from celery import current_app
 from django.core.management.base import BaseCommand, CommandError
 
 from grader import services
@@ -45,9 +46,8 @@ class Command(BaseCommand):
         self.stdout.write(f"GPU found: {gpu}. Starting the gpu worker.")
         heartbeat = Heartbeat({"gpu": gpu, "host": socket.gethostname()})
         heartbeat.start()
-        from interview_platform.celery import app
-
         try:
-            app.worker_main(["worker", "-Q", "gpu", "--concurrency", "1", "-n", "gpu@%h", "--loglevel", options["loglevel"]])
+            # The project's Celery app (configured from settings when Django starts).
+            current_app.worker_main(["worker", "-Q", "gpu", "--concurrency", "1", "-n", "gpu@%h", "--loglevel", options["loglevel"]])
         finally:
             heartbeat.stop()

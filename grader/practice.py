@@ -1,0 +1,29 @@
+"""Submissions as practice: which count, and how the question pages count and list
+them (registered with questions.hooks in GraderConfig.ready)."""
+from django.db.models import Count, Q
+
+from .models import Purpose, Submission
+
+#: Author validation runs are not practice.
+PRACTICE_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.ASSESSMENT)
+
+
+def users_annotation():
+    """Distinct users who submitted practice on any version of each question (a Question queryset)."""
+    return Count(
+        "exercise_versions__submissions__user",
+        filter=Q(exercise_versions__submissions__purpose__in=PRACTICE_PURPOSES),
+        distinct=True,
+    )
+
+
+def practised_question_ids(user):
+    return Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES).values_list("exercise__question_id", flat=True)
+
+
+def recent_practice(user, limit):
+    return (
+        Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES)
+        .select_related("exercise__question")
+        .order_by("-created_at")[:limit]
+    )
