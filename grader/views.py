@@ -7,6 +7,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from questions.models import Kind, Question
+from questions.services import AnswerTooLong, save_draft
 
 from . import services
 from .models import Purpose, Submission
@@ -43,6 +44,7 @@ def submit(request, slug):
     if exercise is None:
         raise Http404("This exercise has no published version")
     code = request.POST.get("code", "")
+    _keep_draft(request.user, question, code)
     purpose = Purpose.QUICK_CHECK if request.POST.get("purpose") == Purpose.QUICK_CHECK else Purpose.PRACTICE
     error = None
     if REPLACEMENT_CHARACTER in code:
@@ -56,6 +58,25 @@ def submit(request, slug):
         context = {"question": question, "exercise": exercise, "code": code, "error": error}
         return render(request, "grader/submit.html", context, status=status)
     return redirect(submission)
+
+
+def _keep_draft(user, question, code):
+    """What was sent stays in the editor when the learner comes back (Back, or the
+    exercise's link), whatever becomes of the submission."""
+    try:
+        save_draft(user, question, code.replace("\r\n", "\n"))
+    except AnswerTooLong:
+        pass  # longer than any submission may be: the submission is refused and says so
+
+
+@require_POST
+@login_required
+def edit_again(request, pk):
+    """Put one of the user's own submissions back into the exercise's editor."""
+    submission = get_object_or_404(Submission.objects.select_related("exercise__question"), pk=pk, user=request.user)
+    question = submission.exercise.question
+    _keep_draft(request.user, question, submission.code)
+    return redirect(f"{question.get_absolute_url()}#code-editor")
 
 
 @login_required
@@ -88,7 +109,6 @@ def status(request, pk):
 def timings(request, pk):
     """Every timed call behind the figures, as a JSON download."""
     return timings_response(_visible_submission(request, pk))
-
 
 
 @login_required
