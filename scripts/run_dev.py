@@ -13,13 +13,15 @@ VENV_BIN = Path(sys.executable).parent
 def main():
     os.chdir(ROOT)
     (ROOT / ".run").mkdir(exist_ok=True)
+    # The local demo: debug pages and the built-in SECRET_KEY (DEBUG is off by default everywhere else).
+    environment = {"DEBUG": "1", **os.environ}
     commands = [
         [sys.executable, "manage.py", "runserver", "127.0.0.1:8000"],
         # -B runs the beat scheduler in the worker: the stuck-submission sweep and assessment deadlines.
         [str(VENV_BIN / "celery"), "-A", "interview_platform", "worker", "-B", "-Q", "cpu", "--concurrency", "1",
          "--loglevel", "INFO", "--schedule", str(ROOT / ".run" / "celerybeat-schedule")],
     ]
-    children = [subprocess.Popen(cmd, start_new_session=True) for cmd in commands]
+    children = [subprocess.Popen(cmd, env=environment, start_new_session=True) for cmd in commands]
     print("Hotpath is running on http://127.0.0.1:8000 (Ctrl-C stops the server and the worker)", flush=True)
 
     def stop(*_):
