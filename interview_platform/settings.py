@@ -38,10 +38,6 @@ INSTALLED_APPS = [
     "grader",
     "interview_platform.teams",
     "interview_platform.leaderboards",
-    "rest_framework",
-    "drf_spectacular",
-    "drf_spectacular_sidecar",
-    "interview_platform.api",
 ]
 
 MIDDLEWARE = [
@@ -176,31 +172,6 @@ SANDBOX_GPU_IMAGE = env_str("SANDBOX_GPU_IMAGE", "hotpath-sandbox-gpu:latest")
 SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 64 * 1024, minimum=1024)
 SUBMISSION_MAX_QUEUED_PER_USER = env_int("SUBMISSION_MAX_QUEUED_PER_USER", 5, minimum=1)
 SUBMISSION_RATE = env_str("SUBMISSION_RATE", "20/m")
-
-# The JSON API under /api/v1/ (interview_platform.api): personal access tokens for scripts
-# and the `hotpath` client, the session (with CSRF) for the browser; errors as {code, message}.
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "interview_platform.api.authentication.PersonalAccessTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "interview_platform.api.errors.handle",
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Hotpath API",
-    "DESCRIPTION": "Practise performance-engineering exercises from your own tools. Authenticate with "
-    "`Authorization: Bearer <token>` (a personal access token from your profile page).",
-    "VERSION": "1",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"SubmissionStatusEnum": "grader.states.Status.CHOICES"},
-    # Swagger UI served from the sidecar package: no CDN, the docs work offline.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-}
 
 LOGGING = {
     "version": 1,
