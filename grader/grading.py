@@ -41,6 +41,7 @@ KILLED_VERDICTS = (Verdict.RUNTIME_ERROR, Verdict.REJECTED)
 MESSAGES = {
     Verdict.ACCEPTED: "Correct on every input.",
     Verdict.WRONG_ANSWER: "Your function returned a wrong result.",
+    Verdict.SYNTAX_ERROR: "Python could not read your code, so it did not run.",
     Verdict.RUNTIME_ERROR: "Your code raised an exception.",
     Verdict.TIME_LIMIT: "Grading ran past the time limit of {time_s} s, so it was stopped. Look for a loop that never ends or work that grows too fast.",
     Verdict.MEMORY_LIMIT: "Grading used more than the memory limit of {memory_mb} MB, so it was stopped. Avoid large temporary arrays.",

@@ -16,6 +16,7 @@ class Verdict:
 
     ACCEPTED = "accepted"
     WRONG_ANSWER = "wrong_answer"
+    SYNTAX_ERROR = "syntax_error"  # Python could not parse the code: nothing ran
     RUNTIME_ERROR = "runtime_error"
     TIME_LIMIT = "time_limit"
     MEMORY_LIMIT = "memory_limit"
@@ -26,6 +27,7 @@ class Verdict:
     LABELS = {
         ACCEPTED: "Accepted",
         WRONG_ANSWER: "Wrong answer",
+        SYNTAX_ERROR: "Syntax error",
         RUNTIME_ERROR: "Runtime error",
         TIME_LIMIT: "Time limit exceeded",
         MEMORY_LIMIT: "Memory limit exceeded",

@@ -101,6 +101,7 @@ def _compare_values(expected, got, tolerance, where):
         f"(tolerance rtol={tolerance['rtol']:g}, atol={tolerance['atol']:g}); {count} of {want.size} values differ."
     )
     failure = {
+        "shape": list(want.shape),
         "index": index,
         "expected": expected_text,
         "got": got_text,

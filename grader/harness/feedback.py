@@ -6,13 +6,14 @@ Django app; a test keeps the two in step).
 
 ACCEPTED = "accepted"
 WRONG_ANSWER = "wrong_answer"
+SYNTAX_ERROR = "syntax_error"
 RUNTIME_ERROR = "runtime_error"
 TIME_LIMIT = "time_limit"
 MEMORY_LIMIT = "memory_limit"
 OUTPUT_LIMIT = "output_limit"
 REJECTED = "rejected"
 INTERNAL_ERROR = "internal_error"
-VERDICTS = frozenset({ACCEPTED, WRONG_ANSWER, RUNTIME_ERROR, TIME_LIMIT, MEMORY_LIMIT, OUTPUT_LIMIT, REJECTED, INTERNAL_ERROR})
+VERDICTS = frozenset({ACCEPTED, WRONG_ANSWER, SYNTAX_ERROR, RUNTIME_ERROR, TIME_LIMIT, MEMORY_LIMIT, OUTPUT_LIMIT, REJECTED, INTERNAL_ERROR})
 
 #: Below this the answer is not meaningfully faster than the reference.
 SLOW_SPEEDUP = 1.2
@@ -92,6 +93,8 @@ def accepted_hint(speedup, memory, reference_memory, first_call_s, fastest_call_
 HINTS = {
     WRONG_ANSWER: "Run your function and the reference on the failing input and compare them element by element; "
     "check edge cases (empty input, NaN, inf) and dtype.",
+    SYNTAX_ERROR: "Python stopped reading at the line shown: look there and just above it for a missing bracket, "
+    "colon or quote, or indentation that does not line up.",
     RUNTIME_ERROR: "Read the traceback from the bottom up: the last line says what went wrong, the lines above where.",
     TIME_LIMIT: "Look for loops that run in Python over every element, or work that grows faster than the input.",
     MEMORY_LIMIT: "Avoid building large temporaries: process the data in chunks, or use in-place operations.",

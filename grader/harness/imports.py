@@ -49,7 +49,7 @@ ALLOWED_DUNDER_ATTRIBUTES = frozenset({
 
 @dataclass(frozen=True)
 class Problem:
-    verdict: str  # "rejected" or "runtime_error"
+    verdict: str  # "rejected", "syntax_error" or "runtime_error"
     message: str
     line: int | None = None
 
@@ -62,11 +62,11 @@ def check_source(source, allowed_imports, entry_point):
     """The first policy problem in `source`, or None when it may run."""
     try:
         tree = ast.parse(source, filename="solution.py")
-    except SyntaxError as exc:
+    except SyntaxError as exc:  # IndentationError and TabError too
         where = f" at line {exc.lineno}" if exc.lineno else ""
-        return Problem("runtime_error", f"SyntaxError{where}: {exc.msg}", exc.lineno)
-    except (ValueError, RecursionError, MemoryError) as exc:
-        return Problem("runtime_error", f"Your code could not be parsed: {type(exc).__name__}")
+        return Problem("syntax_error", f"Syntax error{where}: {exc.msg}.", exc.lineno)
+    except (ValueError, RecursionError, MemoryError) as exc:  # a NUL byte; nesting too deep to parse
+        return Problem("syntax_error", f"Python could not read your code ({type(exc).__name__}: {exc}).")
     allowed = allowed_modules(allowed_imports)
     for node in ast.walk(tree):
         problem = _check_node(node, allowed)

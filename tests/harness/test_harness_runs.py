@@ -352,7 +352,8 @@ def test_check_mode_is_correctness_only(tmp_path):
 
 def test_problems_before_the_first_call(tmp_path):
     run = run_job(tmp_path / "syntax", "def transform(x):\n    return x +\n")
-    assert run.verdict == "runtime_error" and "SyntaxError at line 2" in run.report["message"], run
+    assert run.verdict == "syntax_error" and "Syntax error at line 2" in run.report["message"], run
+    assert run.report["failure"]["line"] == 2, run
     run = run_job(tmp_path / "missing", "import numpy as np\n\ndef other(x):\n    return x\n")
     assert run.verdict == "runtime_error" and "`transform`" in run.report["message"], run
     run = run_job(tmp_path / "import-time", "import numpy as np\n\nnp.zeros(3)[7]\n\ndef transform(x):\n    return x\n")

@@ -272,3 +272,11 @@ def test_gpu_memory_probe_is_silent_without_nvml():
 
     probe = MemoryProbe()
     assert not probe.available and probe.used_bytes() is None
+
+
+def test_a_syntax_error_is_its_own_verdict_with_the_line():
+    problem = imports.check_source("def transform(x):\n    return (x +\n", ["numpy"], "transform")
+    assert problem.verdict == "syntax_error" and problem.line == 2
+    assert problem.message.startswith("Syntax error at line 2: ")
+    indented = imports.check_source("def transform(x):\nreturn x\n", ["numpy"], "transform")
+    assert indented.verdict == "syntax_error" and indented.line == 2 and "indented block" in indented.message
