@@ -130,6 +130,30 @@ def fair_priority(submission):
     return min(ahead, MAX_TASK_PRIORITY)
 
 
+def queue_position(submission):
+    """How many queued submissions go before this one, by fair_priority's rule (a lower
+    place in one's own backlog first, then the older), in its queue (cpu or gpu);
+    0 = next. None once it is no longer queued. An estimate: a row requeued by the
+    sweep, or a worker that picks up a later message first, can change it."""
+    if submission.status != Status.QUEUED:
+        return None
+    active = Submission.objects.filter(status__in=Status.ACTIVE).order_by("created_at", "id")
+    backlog, ahead, mine = {}, [], None
+    for row in active.values("id", "user_id", "status", "created_at", "exercise__spec__target"):
+        place = min(backlog.get(row["user_id"], 0), MAX_TASK_PRIORITY)
+        backlog[row["user_id"]] = backlog.get(row["user_id"], 0) + 1
+        queue = "gpu" if row["exercise__spec__target"] == "gpu" else "cpu"
+        if row["status"] != Status.QUEUED or queue != submission.queue:
+            continue
+        key = (place, row["created_at"], row["id"])
+        if row["id"] == submission.pk:
+            mine = key
+        ahead.append(key)
+    if mine is None:
+        return None
+    return sum(1 for key in ahead if key < mine)
+
+
 def enqueue(submission):
     from .tasks import grade_submission
 

@@ -11,5 +11,6 @@ urlpatterns = [
     path("submissions/", include("grader.urls")),
     path("teams/", include("interview_platform.teams.urls")),
     path("leaderboards/", include("interview_platform.leaderboards.urls")),
+    path("api/", include("interview_platform.api.urls")),
     path("admin/", admin.site.urls),
 ]

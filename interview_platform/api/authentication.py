@@ -1,0 +1,50 @@
+"""`Authorization: Bearer hp_…` for scripts and the `hotpath` client; the browser
+keeps its session (DRF's SessionAuthentication, with CSRF, sits beside this)."""
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from . import tokens
+
+
+class TokenFailed(exceptions.AuthenticationFailed):
+    """401 with a code that says what is wrong with the token."""
+
+    def __init__(self, code, message):
+        super().__init__(detail=message, code=code)
+
+
+class PersonalAccessTokenAuthentication(authentication.BaseAuthentication):
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise TokenFailed("token_invalid", "The Authorization header must be 'Bearer <token>'.")
+        try:
+            presented = header[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise TokenFailed("token_invalid", "That token is not one Hotpath issued.") from None
+        row = tokens.find_token(presented)
+        if row is None:
+            raise TokenFailed("token_invalid", "That token is not one Hotpath issued.")
+        if row.is_revoked:
+            raise TokenFailed("token_revoked", "That token was revoked. Make a new one on your profile page.")
+        if row.is_expired:
+            raise TokenFailed("token_expired", "That token has expired. Make a new one on your profile page.")
+        if not row.user.is_active:
+            raise TokenFailed("account_inactive", "The account behind that token is closed.")
+        tokens.mark_used(row)
+        return row.user, row
+
+    def authenticate_header(self, request):
+        return f'{self.keyword} realm="api"'
+
+
+class PersonalAccessTokenScheme(OpenApiAuthenticationExtension):
+    target_class = PersonalAccessTokenAuthentication
+    name = "personalAccessToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "A personal access token from your profile page (hp_…)."}

@@ -1,0 +1,91 @@
+"""Submitting through the API: the web form's validation, queue cap and rate limit."""
+import pytest
+
+from grader.models import Purpose, Submission
+
+from .conftest import TINY_FILES, bearer
+
+SUBMISSIONS = "/api/v1/submissions/"
+
+
+def post(client, token, **body):
+    return client.post(SUBMISSIONS, body, content_type="application/json", **bearer(token))
+
+
+def test_submit_queues_a_practice_submission(
+    client, candidate, submit_token, exercise_version, queued, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(client, submit_token, exercise="tiny-scale", code=TINY_FILES["solution.py"])
+    assert response.status_code == 201
+    body = response.json()
+    submission = Submission.objects.get()
+    assert body["id"] == submission.pk and submission.user == candidate and submission.purpose == Purpose.PRACTICE
+    assert body["status"] == "queued" and body["progress"] == {
+        "phase": "queued", "queue_position": 0, "waiting_for_gpu": False, "started_at": None, "finished_at": None,
+    }
+    assert queued == [([submission.pk], "cpu")]
+
+
+def test_quick_check(client, submit_token, exercise_version, queued):
+    response = post(client, submit_token, exercise="tiny-scale", code=TINY_FILES["solution.py"], purpose="check")
+    assert response.status_code == 201 and Submission.objects.get().purpose == Purpose.QUICK_CHECK
+
+
+@pytest.mark.parametrize(
+    "code, error",
+    [("", "empty"), ("x = '\ud800'\n", "not_utf8"), ("x = 1\x00\n", "nul"), ("#" * 70_000, "too_large")],
+)
+def test_bad_code_gets_the_services_code(client, submit_token, exercise_version, queued, code, error):
+    response = post(client, submit_token, exercise="tiny-scale", code=code)
+    assert response.status_code == 400 and response.json()["code"] == error
+    assert not Submission.objects.exists()
+
+
+def test_unknown_exercise_is_404(client, submit_token, queued):
+    response = post(client, submit_token, exercise="no-such-thing", code="x = 1\n")
+    assert response.status_code == 404 and "no-such-thing" in response.json()["message"]
+
+
+def test_purpose_must_be_practice_or_check(client, submit_token, exercise_version, queued):
+    response = post(client, submit_token, exercise="tiny-scale", code="x = 1\n", purpose="assessment")
+    assert response.status_code == 400 and response.json()["code"] == "invalid" and "purpose" in response.json()["fields"]
+
+
+def test_queue_cap(client, submit_token, exercise_version, queued, settings):
+    settings.SUBMISSION_MAX_QUEUED_PER_USER = 1
+    assert post(client, submit_token, exercise="tiny-scale", code="x = 1\n").status_code == 201
+    response = post(client, submit_token, exercise="tiny-scale", code="x = 2\n")
+    assert response.status_code == 429 and response.json()["code"] == "too_many_queued"
+
+
+def test_rate_limit_is_shared_with_the_web_form(client, candidate, submit_token, exercise_version, queued, settings):
+    settings.SUBMISSION_RATE = "2/m"
+    settings.SUBMISSION_MAX_QUEUED_PER_USER = 10
+    client.force_login(candidate)
+    assert client.post(f"/submissions/exercise/tiny-scale/submit/", {"code": "x = 1\n"}).status_code == 302
+    client.logout()
+    assert post(client, submit_token, exercise="tiny-scale", code="x = 2\n").status_code == 201
+    response = post(client, submit_token, exercise="tiny-scale", code="x = 3\n")
+    assert response.status_code == 429 and response.json()["code"] == "rate_limited"
+    assert Submission.objects.count() == 2
+
+
+def test_malformed_json_is_a_400_with_a_code(client, submit_token):
+    response = client.post(SUBMISSIONS, "{not json", content_type="application/json", **bearer(submit_token))
+    assert response.status_code == 400 and response.json()["code"] == "parse_error"
+
+
+def test_unknown_endpoint_is_json(client):
+    response = client.get("/api/v1/nothing-here/")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_my_submissions_filter(client, submit_token, graded_submission, exercise_version, queued):
+    post(client, submit_token, exercise="tiny-scale", code="x = 1\n", purpose="check")
+    every = client.get(SUBMISSIONS, **bearer(submit_token)).json()
+    checks = client.get(SUBMISSIONS + "?purpose=check", **bearer(submit_token)).json()
+    accepted = client.get(SUBMISSIONS + "?verdict=accepted&exercise=tiny-scale", **bearer(submit_token)).json()
+    assert every["count"] == 2 and checks["count"] == 1 and [row["id"] for row in accepted["results"]] == [graded_submission.pk]
+    bad = client.get(SUBMISSIONS + "?verdict=great", **bearer(submit_token))
+    assert bad.status_code == 400 and "verdict" in bad.json()["fields"]
