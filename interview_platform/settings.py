@@ -17,10 +17,11 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = Path(env_str("HOTPATH_RUN_DIR", str(BASE_DIR / ".run")))
 
 DEFAULT_SECRET_KEY = "insecure-dev-key-change-me"
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for: the debug pages show settings (DATABASE_URL with its password) to anyone.
+# `make run` asks for it (scripts/run_dev.py). Serving with the built-in SECRET_KEY and DEBUG off is
+# refused in wsgi.py, so management commands and the tests still run without a key of their own.
+DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env_str("SECRET_KEY", DEFAULT_SECRET_KEY)
-if not DEBUG and SECRET_KEY == DEFAULT_SECRET_KEY:
-    raise ImproperlyConfigured("DEBUG is off but SECRET_KEY is the built-in default: set SECRET_KEY")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -151,6 +152,9 @@ if REDIS_URL:
     }
 else:
     CELERY_BROKER_URL = "filesystem://"
+    # kombu's transport with each message written to a hidden name and renamed into place:
+    # the stock one can hand a worker a half-written (empty) message and lose it.
+    CELERY_BROKER_TRANSPORT = "interview_platform.filesystem_broker:Transport"
     _broker_dir = RUN_DIR / "broker"
     # kombu's filesystem transport expects its folders to exist. Its control folder
     # (exchange bindings) defaults to ./control in the working directory: keep it here too.
@@ -209,3 +213,11 @@ LOGGING = {
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+# HTTPS behind a TLS proxy: opt-in, since each needs that proxy (docker-compose.yml turns them on).
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("TRUST_X_FORWARDED_PROTO", False):
+    # Only behind a proxy that sets this header itself, or anyone could claim HTTPS.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
