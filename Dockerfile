@@ -1,49 +1,48 @@
-# Hotpath's web server and Celery workers (see docker-compose.yml).
-#   target "app":        web and worker-cpu (grades in sandbox containers via the Docker socket)
-#   target "gpu-worker": the same app on a CUDA base with CuPy, for `manage.py gpu_worker`
+# Hotpath's web server, Celery workers and beat (see docker-compose.yml).
+#   target "app":        web, worker-cpu and beat (grades in sandbox containers via the Docker socket)
+#   target "gpu-worker": the same app plus CuPy, for `manage.py gpu_worker`
 # The grading sandboxes are separate images: sandbox_images/.
+#
+# Built by `make images` (scripts/build_images.sh), which first makes the base image
+# (scripts/build_base_image.sh: Debian bookworm from debootstrap, no registry needed)
+# and the wheels (scripts/build_wheelhouse.sh: on the host, into .cache/wheels/).
+# Where a registry is reachable, a standard base works too:
+#   docker build --build-arg BASE_IMAGE=python:3.11-slim-bookworm --target app -t hotpath-app .
+ARG BASE_IMAGE=hotpath-base:bookworm
 
-FROM python:3.11-slim-bookworm AS app
+# The virtual environment is built in its own stage, so the wheels never reach the final image.
+FROM ${BASE_IMAGE} AS app-venv
+COPY requirements/web.txt /tmp/requirements.txt
+COPY .cache/wheels/web /tmp/wheels
+RUN python3 -m venv /opt/venv \
+    && /opt/venv/bin/pip install --quiet --no-index --find-links /tmp/wheels -r /tmp/requirements.txt \
+    && /opt/venv/bin/pip uninstall --quiet -y pip setuptools
+
+
+FROM ${BASE_IMAGE} AS app
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    HOTPATH_RUN_DIR=/var/lib/hotpath
+    HOTPATH_RUN_DIR=/var/lib/hotpath \
+    PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+COPY --from=app-venv /opt/venv /opt/venv
 WORKDIR /app
-COPY requirements.txt .
-RUN pip install -r requirements.txt
 COPY . .
-RUN python manage.py collectstatic --noinput \
+RUN rm -rf .cache \
+    && python manage.py collectstatic --noinput \
     && useradd --system --uid 10001 --home-dir /var/lib/hotpath --create-home hotpath
 USER hotpath
 EXPOSE 8000
 CMD ["gunicorn", "interview_platform.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
 
 
-FROM nvidia/cuda:12.6.3-runtime-ubuntu22.04 AS gpu-worker
-ENV DEBIAN_FRONTEND=noninteractive \
-    PYTHONDONTWRITEBYTECODE=1 \
-    PYTHONUNBUFFERED=1 \
-    PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    HOTPATH_RUN_DIR=/var/lib/hotpath \
-    PATH=/opt/venv/bin:$PATH
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends software-properties-common gpg-agent \
-    && add-apt-repository -y ppa:deadsnakes/ppa \
-    && apt-get update \
-    && apt-get install -y --no-install-recommends python3.11 python3.11-venv \
-    && apt-get purge -y software-properties-common gpg-agent \
-    && apt-get autoremove -y \
-    && rm -rf /var/lib/apt/lists/*
-WORKDIR /app
-COPY requirements.txt .
-# CuPy is only here to find the GPU and name it; grading itself runs in the sandbox image.
-# It is installed after the app's pins, in its own step, so CuPy may settle NumPy on a version it supports.
-RUN python3.11 -m venv /opt/venv \
-    && pip install -r requirements.txt \
-    && pip install cupy-cuda12x==14.2.0
-COPY . .
-RUN useradd --system --uid 10001 --home-dir /var/lib/hotpath --create-home hotpath
-USER hotpath
+# CuPy is only here to find the GPU and name it; grading itself runs in the GPU sandbox image.
+# The CUDA driver comes from the host (NVIDIA Container Toolkit); CuPy's wheel needs nothing else for that.
+FROM app-venv AS gpu-worker-venv
+COPY .cache/wheels/gpu /tmp/gpu-wheels
+RUN /opt/venv/bin/python -m ensurepip --upgrade >/dev/null \
+    && /opt/venv/bin/pip install --quiet --no-index --find-links /tmp/gpu-wheels cupy-cuda12x \
+    && /opt/venv/bin/pip uninstall --quiet -y pip setuptools
+
+FROM app AS gpu-worker
+COPY --from=gpu-worker-venv /opt/venv /opt/venv
 CMD ["python", "manage.py", "gpu_worker"]
