@@ -44,8 +44,8 @@ MESSAGES = {
     Verdict.SYNTAX_ERROR: "Python could not read your code, so it did not run.",
     Verdict.RUNTIME_ERROR: "Your code raised an exception.",
     Verdict.TIME_LIMIT: "Grading ran past the time limit of {time_s} s, so it was stopped. Look for a loop that never ends or work that grows too fast.",
-    Verdict.MEMORY_LIMIT: "Grading used more than the memory limit of {memory_mb} MB, so it was stopped. Avoid large temporary arrays.",
-    Verdict.OUTPUT_LIMIT: "Your code printed more than {output_kb} KB, so it was stopped. Remove debugging output.",
+    Verdict.MEMORY_LIMIT: "Grading used more than the memory limit of {memory_mb} MiB, so it was stopped. Avoid large temporary arrays.",
+    Verdict.OUTPUT_LIMIT: "Your code printed more than {output_kb} KiB, so it was stopped. Remove debugging output.",
     Verdict.REJECTED: "Grading did not complete: the process ended before the grader could report (exit {exit}).",
     Verdict.INTERNAL_ERROR: PlatformError.PUBLIC_MESSAGE,
 }

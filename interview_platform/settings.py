@@ -69,6 +69,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Every measured figure on every page is written by these filters.
+            "builtins": ["interview_platform.figures"],
         },
     },
 ]

@@ -1,7 +1,7 @@
 """What the learner reads: verdict names, the message and the hint.
 
-The verdict words mirror grader.states.Verdict (the harness cannot import the
-Django app; a test keeps the two in step).
+The verdict words are defined here, once: the harness imports nothing from Django,
+so the host's grader.states.Verdict takes them from this module.
 """
 
 ACCEPTED = "accepted"
@@ -22,26 +22,60 @@ FIRST_CALL_FACTOR = 10.0
 FIRST_CALL_FLOOR_S = 0.2
 
 
-def megabytes(nbytes):
-    return f"{nbytes / 1e6:.1f} MB"
+# How figures are written, wherever they are shown: these messages, and every page
+# (interview_platform/figures.py wraps them as template filters). Memory is in MiB.
+
+
+def mebibytes(nbytes):
+    return f"{nbytes / 2**20:,.1f} MiB"
+
+
+#: The supervisor's name for it.
+megabytes = mebibytes
+
+
+def _three_digits(value):
+    """Three significant digits, trailing zeros kept (6.00, 25.0, 0.520); whole
+    numbers from 100 up (123, 1,234), never an exponent."""
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    return f"{value:#.3g}".rstrip(".")
+
+
+def times(ratio):
+    """A speedup or a ratio: '12.5×', '6.00×', '1,234×'."""
+    return f"{_three_digits(ratio)}×"
+
+
+def interval(low, high):
+    return f"{_three_digits(low)}–{_three_digits(high)}×"
+
+
+def seconds(value):
+    """A duration with a unit that keeps three significant digits readable."""
+    if value < 1e-3:
+        return f"{value * 1e6:.3g} µs"
+    if value < 1:
+        return f"{value * 1e3:.3g} ms"
+    return f"{value:.3g} s"
 
 
 def speed_phrase(speedup):
     if speedup >= 1:
-        return f"{speedup:.1f}x faster than"
-    return f"{1 / speedup:.1f}x slower than"
+        return f"{times(speedup)} faster than"
+    return f"{times(1 / speedup)} slower than"
 
 
 def plural(count, word):
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def accepted_message(size_count, edge_count, headline_size, speedup, interval, memory, reference_memory, graded_on):
+def accepted_message(size_count, edge_count, headline_size, speedup, ci, memory, reference_memory, graded_on):
     text = f"Correct on all {plural(size_count, 'size')} and {plural(edge_count, 'edge case')}. "
     text += f"{speed_phrase(speedup).capitalize()} the reference at size {headline_size:,}"
-    if interval:
-        text += f" (95% CI {interval[0]:.1f}-{interval[1]:.1f}x)"
-    text += f"; peak memory {megabytes(memory)} vs {megabytes(reference_memory)}"
+    if ci:
+        text += f" (95% CI {interval(*ci)})"
+    text += f"; peak memory {mebibytes(memory)} vs {mebibytes(reference_memory)}"
     if "memory" not in graded_on:
         text += " (not graded for this exercise)"
     return text + "."
@@ -82,7 +116,7 @@ def accepted_hint(speedup, memory, reference_memory, first_call_s, fastest_call_
         )
     if first_call_s is not None and first_call_s > max(FIRST_CALL_FLOOR_S, FIRST_CALL_FACTOR * fastest_call_s):
         hints.append(
-            f"Your first call took {first_call_s:.2f} s (compilation, e.g. Numba's JIT). It is not part of the "
+            f"Your first call took {seconds(first_call_s)} (compilation, e.g. Numba's JIT). It is not part of the "
             "speedup, but it is real latency: mention caching or warm-up in an interview."
         )
     if not hints:

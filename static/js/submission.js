@@ -4,6 +4,24 @@
   "use strict";
   const POLL_MS = 1000;
 
+  // Log axes label only powers of ten (or, on a range without one, its two ends),
+  // so labels never crowd at any width.
+  const isPowerOfTen = (value) => Math.abs(Math.log10(value) - Math.round(Math.log10(value))) < 1e-9;
+  function secondsLabel(value) {
+    if (value < 1e-3) return `${+(value * 1e6).toPrecision(3)} µs`;
+    if (value < 1) return `${+(value * 1e3).toPrecision(3)} ms`;
+    return `${+value.toPrecision(3)} s`;
+  }
+  const logTicks = (format) => ({
+    autoSkip: true,
+    maxRotation: 0,
+    callback: (value, index, ticks) => {
+      const decades = ticks.some((tick) => isPowerOfTen(tick.value));
+      const end = index === 0 || index === ticks.length - 1;
+      return isPowerOfTen(value) || (!decades && end) ? format(value) : "";
+    },
+  });
+
   function drawChart() {
     const canvas = document.getElementById("scaling-chart");
     const dataNode = document.getElementById("scaling-data");
@@ -23,8 +41,8 @@
       options: {
         animation: false,
         scales: {
-          x: { type: "logarithmic", title: { display: true, text: "input size" } },
-          y: { type: "logarithmic", title: { display: true, text: "seconds per call" } },
+          x: { type: "logarithmic", title: { display: true, text: "input size" }, ticks: logTicks((value) => value.toLocaleString("en")) },
+          y: { type: "logarithmic", title: { display: true, text: "time per call" }, ticks: logTicks(secondsLabel) },
         },
       },
     });

@@ -129,7 +129,7 @@ def test_forged_report_is_not_trusted(tiny_exercise):
 def test_signed_runtime_error_after_an_oom_kill_is_a_memory_limit(tiny_exercise):
     signed = {"verdict": Verdict.RUNTIME_ERROR, "message": "killed by signal 9"}
     report = grading.interpret(sandbox_result(oom_killed=True), signed, tiny_exercise, JOB)
-    assert report["verdict"] == Verdict.MEMORY_LIMIT and "512 MB" in report["message"]
+    assert report["verdict"] == Verdict.MEMORY_LIMIT and "512 MiB" in report["message"]
 
 
 def test_sandbox_that_never_started_is_a_platform_error(tiny_exercise):

@@ -92,8 +92,8 @@ def test_status_json_while_queued_and_when_done(candidate_client, submission):
     data = candidate_client.get(url).json()
     assert data["is_final"] and data["verdict"] == Verdict.ACCEPTED
     html = data["report_html"]
-    assert "12.5×" in html and "11–14×" in html and "scaling-data" in html and "Try in-place operations." in html
-    assert "8.0 MiB" in html and "0.5×" in html  # memory vs reference
+    assert "12.5×" in html and "11.0–14.0×" in html and "scaling-data" in html and "Try in-place operations." in html
+    assert "8.0 MiB" in html and "0.500×" in html  # memory vs reference
 
 
 CALLS = {"reference_s": [0.0011, 0.0010, 0.0012], "submission_s": [0.00011, 0.0001, 0.00012], "echo_s": [1e-6, 1e-6, 2e-6]}
@@ -215,7 +215,7 @@ def test_coding_panel_renders_starter_limits_and_history(candidate, exercise_ver
     assert 'id="code-editor"' in html and 'data-language="python"' in html and 'name="code"' in html
     assert "Run on small inputs" in html and "Submit for grading" in html
     assert "Return x * 3 + 1, faster than a loop." in html
-    assert "40 s" in html and "512 MB" in html and "2000, 8000" in html
+    assert "40 s" in html and "512 MiB" in html and "2000, 8000" in html
     assert submission.get_absolute_url() in html
 
 

@@ -89,9 +89,9 @@ def test_candidate_report_page(client, reviewer, answered, organisation):
     assert "Copies form a geometric series &lt;script&gt;" in page  # candidate text is escaped
     assert "<script>alert(1)" not in page
     assert "Copies form a geometric series.</p>" in page  # the sample answer beside it, rendered
-    assert "8×" in page
-    assert "95% CI 7.2–8.8" in page
-    assert "1.0 MiB vs reference 4.0 MiB (0.25×)" in page
+    assert "8.00×" in page
+    assert "95% CI 7.20–8.80×" in page
+    assert "1.0 MiB vs reference 4.0 MiB (0.250×)" in page
     assert '<span class="diff-add">+    return np.square(values)</span>' in page
     assert "25 min" in page
 

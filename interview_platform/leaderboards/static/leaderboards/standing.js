@@ -24,7 +24,8 @@
         animation: false,
         plugins: { legend: { display: false } },
         scales: {
-          x: { title: { display: true, text: "Speedup over the reference" } },
+          // Labels that do not fit are skipped, never drawn over each other.
+          x: { title: { display: true, text: "Speedup over the reference" }, ticks: { autoSkip: true, autoSkipPadding: 8, maxRotation: 0 } },
           y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: "People" } },
         },
       },

@@ -1,0 +1,28 @@
+"""One unit system and one format per kind of figure: the graded message, the
+submission page, the leaderboard and the hiring team's pages write a number alike."""
+from django.template import Context, Template
+
+from grader.harness import feedback
+
+
+def render(source, **context):
+    return Template(source).render(Context(context))
+
+
+def test_the_message_and_the_page_write_memory_and_speedup_alike():
+    memory, reference = 51_200_000, 51_200_000
+    message = feedback.accepted_message(3, 2, 8000, 40.94, [38.2, 44.1], memory, reference, ["time", "memory"])
+    assert "40.9× faster than the reference at size 8,000 (95% CI 38.2–44.1×)" in message
+    assert "peak memory 48.8 MiB vs 48.8 MiB" in message
+    page = render("{{ m|mib }} {{ s|times }} {{ ci|interval }}", m=memory, s=40.94, ci=[38.2, 44.1])
+    assert page == "48.8 MiB 40.9× 38.2–44.1×"
+
+
+def test_filters_are_builtin_and_say_when_a_figure_is_missing():
+    assert render("{{ m|mib }} {{ s|seconds }} {{ x|ratio:y }}", m=None, s=0.000273, x=1, y=4) == "– 273 µs 0.250×"
+    assert render("{% interval_of 1.5 2.25 %}") == "1.50–2.25×"
+    assert feedback.speed_phrase(0.5) == "2.00× slower than"
+
+
+def test_speedups_keep_three_digits_and_never_an_exponent():
+    assert [feedback.times(value) for value in (6, 25, 0.52, 40.94, 123.4, 1234.5)] == ["6.00×", "25.0×", "0.520×", "40.9×", "123×", "1,234×"]
