@@ -45,6 +45,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "interview_platform.health.HealthCheckMiddleware",  # first: /healthz ignores ALLOWED_HOSTS and the HTTPS redirect
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -113,6 +114,14 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Production images (Dockerfile) collect static files with content hashes in their names and
+# pre-compressed copies, which WhiteNoise serves with year-long cache lifetimes. Off elsewhere:
+# a manifest exists only after collectstatic, and development and the tests serve the sources.
+if env_bool("STATIC_MANIFEST", False):
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 
 # Mail leaves through the Celery task mail.send (interview_platform/mail.py), which
 # delivers with what EMAIL_URL names: e.g. smtp+tls://user:password@smtp.example.com:587.
