@@ -2,6 +2,8 @@
 them (registered with questions.hooks in GraderConfig.ready)."""
 from django.db.models import Count, Q
 
+from questions.models import Question
+
 from .models import Purpose, Submission
 
 #: Author validation runs are not practice.
@@ -23,7 +25,7 @@ def practised_question_ids(user):
 
 def recent_practice(user, limit):
     return (
-        Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES)
+        Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES, exercise__question__in=Question.objects.public())
         .select_related("exercise__question")
         .order_by("-created_at")[:limit]
     )

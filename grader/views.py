@@ -39,7 +39,7 @@ def _submission_context(submission):
 @require_POST
 @login_required
 def submit(request, slug):
-    question = get_object_or_404(Question.objects.live(), slug=slug, kind=Kind.CODING)
+    question = get_object_or_404(Question.objects.public().live(), slug=slug, kind=Kind.CODING)
     exercise = question.current_exercise()
     if exercise is None:
         raise Http404("This exercise has no published version")

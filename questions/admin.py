@@ -70,14 +70,14 @@ def _rendered(field_name, description):
 @admin.register(Question)
 class QuestionAdmin(admin.ModelAdmin):
     list_display = ("title", "slug", "topic", "kind", "difficulty", "is_live", "updated_at")
-    list_filter = ("topic", "kind", "difficulty", RetiredFilter)
+    list_filter = ("topic", "kind", "difficulty", "visibility", RetiredFilter)
     search_fields = ("title", "slug", "prompt", "tags")
     readonly_fields = (
         "rendered_prompt", "rendered_sample_answer", "rendered_explanation",
         "source_path", "content_hash", "created_at", "updated_at",
     )
     fieldsets = (
-        (None, {"fields": ("slug", "title", "topic", "tags", "difficulty", "kind", "retired_at")}),
+        (None, {"fields": ("slug", "title", "topic", "tags", "difficulty", "kind", "visibility", "retired_at")}),
         ("Text (Markdown)", {"fields": ("prompt", "sample_answer", "explanation", "hints")}),
         ("Concept", {"fields": ("rubric",)}),
         ("Numeric", {"fields": ("answer_value", "answer_unit", "tolerance")}),

@@ -33,7 +33,7 @@ from django.utils.text import slugify
 from markdown_it import MarkdownIt
 
 from . import hooks
-from .models import Difficulty, ExerciseVersion, Kind, Question
+from .models import Difficulty, ExerciseVersion, Kind, Question, Visibility
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Paths under /questions/ that are pages, not questions.
@@ -191,6 +191,8 @@ def canonical_front_matter(fields, spec):
             if key in spec:
                 value = spec[key]
                 front[key] = _FlowDict(value) if isinstance(value, dict) else _FlowList(value) if isinstance(value, list) else value
+    if fields.get("visibility", Visibility.PUBLIC) != Visibility.PUBLIC:
+        front["visibility"] = fields["visibility"]  # written only when not public: public files keep their hash
     for key in sorted(fields["extra"]):
         front[key] = fields["extra"][key]
     return front
@@ -424,8 +426,15 @@ def coding_spec(meta, reasons):
     return {key: spec[key] for key in KIND_KEYS[Kind.CODING] if key in spec}
 
 
+def _visibility(meta, reasons):
+    visibility = meta.get("visibility", Visibility.PUBLIC)
+    if visibility not in Visibility.values:
+        reasons.append(f"bad visibility {visibility!r} (expected one of {', '.join(Visibility.values)})")
+    return visibility
+
+
 def _extra_keys(meta, kind, reasons):
-    own = set(COMMON_KEYS) | set(KIND_KEYS.get(kind, ()))
+    own = {*COMMON_KEYS, "visibility", *KIND_KEYS.get(kind, ())}
     extra = {}
     for key in sorted(set(meta) - own):
         other_kinds = [other for other, keys in KIND_KEYS.items() if key in keys]
@@ -470,6 +479,7 @@ def parse_question_markdown(text, *, in_folder):
         fields.update(_numeric_fields(meta, reasons))
     elif kind == Kind.CODING:
         spec = coding_spec(meta, reasons)
+    fields["visibility"] = _visibility(meta, reasons)
     fields["extra"] = _extra_keys(meta, kind, reasons)
 
     sections, section_reasons = split_sections(post.content)
@@ -758,7 +768,7 @@ def _create_version(question, entry, validation_report):
 # ---------------------------------------------------------------------------
 # Dumping rows back to files.
 
-QUESTION_FIELDS = (*COMMON_KEYS, *SECTIONS, "rubric", "answer_value", "answer_unit", "tolerance", "extra")
+QUESTION_FIELDS = (*COMMON_KEYS, "visibility", *SECTIONS, "rubric", "answer_value", "answer_unit", "tolerance", "extra")
 
 
 def entry_from_question(question):

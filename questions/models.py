@@ -17,12 +17,24 @@ class Kind(models.TextChoices):
     CODING = "coding", "Coding"
 
 
+class Visibility(models.TextChoices):
+    """Who may see a question. An assessment-only question never appears on a public page (browse,
+    search, practice, progress, leaderboards): its answer cannot be looked up by a candidate."""
+
+    PUBLIC = "public", "Public bank"
+    ASSESSMENT = "assessment", "Assessments only"
+
+
 DIFFICULTY_POINTS = {Difficulty.EASY: 1, Difficulty.MEDIUM: 2, Difficulty.HARD: 3}
 
 
 class QuestionQuerySet(models.QuerySet):
     def live(self):
         return self.filter(retired_at__isnull=True)
+
+    def public(self):
+        """What the public pages may show; every one of them starts here."""
+        return self.filter(visibility=Visibility.PUBLIC)
 
 
 class Question(models.Model):
@@ -32,6 +44,13 @@ class Question(models.Model):
     tags = models.JSONField(default=list, blank=True)
     difficulty = models.CharField(max_length=10, choices=Difficulty.choices, db_index=True)
     kind = models.CharField(max_length=10, choices=Kind.choices, db_index=True)
+    visibility = models.CharField(
+        max_length=12,
+        choices=Visibility.choices,
+        default=Visibility.PUBLIC,
+        db_index=True,
+        help_text="Assessments only: never shown on public pages, so candidates cannot look its answer up.",
+    )
     prompt = models.TextField(help_text="Markdown: what the candidate is asked.")
     sample_answer = models.TextField(blank=True, help_text="Markdown: a strong answer, shown after answering.")
     explanation = models.TextField(blank=True, help_text="Markdown: the worked explanation (numeric questions).")
@@ -63,6 +82,10 @@ class Question(models.Model):
     @property
     def is_retired(self):
         return self.retired_at is not None
+
+    @property
+    def is_public(self):
+        return self.visibility == Visibility.PUBLIC
 
     @property
     def points(self):

@@ -78,7 +78,7 @@ def browse_questions(params):
     count for every facet value given the other filters."""
     query = (params.get("q") or "").strip()
     chosen = {name: params.get(name) or "" for name, _ in FACETS}
-    base = _text_search(Question.objects.live(), query)
+    base = _text_search(Question.objects.public().live(), query)
 
     facets = []
     for name, label in FACETS:
@@ -230,14 +230,14 @@ def practised_question_ids(user):
 def coverage_by_topic(user):
     practised = practised_question_ids(user)
     totals = {}
-    for question_id, topic in Question.objects.live().values_list("id", "topic"):
+    for question_id, topic in Question.objects.public().live().values_list("id", "topic"):
         done, total = totals.get(topic, (0, 0))
         totals[topic] = (done + (question_id in practised), total + 1)
     return [TopicCoverage(topic, done, total) for topic, (done, total) in sorted(totals.items())]
 
 
 def recent_attempts(user):
-    return Attempt.objects.filter(user=user).select_related("question")[:RECENT_LIMIT]
+    return Attempt.objects.filter(user=user, question__in=Question.objects.public()).select_related("question")[:RECENT_LIMIT]
 
 
 def recent_submissions(user):

@@ -32,7 +32,7 @@ def _coding_panel_exists():
 # Never from the browser's cache: Back after a submission must show the draft saved since, not the page as first served.
 @never_cache
 def detail(request, slug):
-    question = get_object_or_404(Question, slug=slug)
+    question = get_object_or_404(Question.objects.public(), slug=slug)
     user = request.user
     can_practise = user.is_authenticated and not question.is_retired
     form = None
@@ -74,7 +74,9 @@ def _record_answer(question, user, form):
 
 @login_required
 def attempt(request, slug, pk):
-    attempt = get_object_or_404(Attempt.objects.select_related("question"), pk=pk, question__slug=slug, user=request.user)
+    attempt = get_object_or_404(
+        Attempt.objects.select_related("question"), pk=pk, question__in=Question.objects.public(), question__slug=slug, user=request.user
+    )
     question = attempt.question
     context = {"question": question, "attempt": attempt}
     if question.kind == Kind.CONCEPT:
@@ -95,7 +97,7 @@ def save_draft(request, slug):
     """Autosave target for a concept answer or an exercise's code (fetch POST, JSON reply)."""
     if not request.user.is_authenticated:
         return JsonResponse({"error": "Sign in to save drafts."}, status=403)
-    question = get_object_or_404(Question.objects.live(), slug=slug, kind__in=(Kind.CONCEPT, Kind.CODING))
+    question = get_object_or_404(Question.objects.public().live(), slug=slug, kind__in=(Kind.CONCEPT, Kind.CODING))
     try:
         draft = services.save_draft(request.user, question, request.POST.get("text", ""))
     except services.AnswerTooLong as exc:

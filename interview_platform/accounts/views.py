@@ -11,7 +11,7 @@ from .models import profile_for
 
 
 def home(request):
-    live = Question.objects.live()
+    live = Question.objects.public().live()
     counts = {kind: live.filter(kind=kind).count() for kind in Kind.values}
     first = live.filter(kind=Kind.CONCEPT, difficulty="easy").order_by("title").first() or live.first()
     return render(request, "home.html", {"counts": counts, "first_question": first})

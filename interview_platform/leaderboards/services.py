@@ -319,12 +319,12 @@ def position_of_entry(entry):
 
 def exercises():
     """Coding questions, for the board index (retired ones keep their board)."""
-    return Question.objects.filter(kind=Kind.CODING).only("slug", "title", "topic", "difficulty").order_by("topic", "title")
+    return Question.objects.public().filter(kind=Kind.CODING).only("slug", "title", "topic", "difficulty").order_by("topic", "title")
 
 
 def topics():
     """(slug, topic) for every topic that has coding exercises, by name."""
-    names = Question.objects.filter(kind=Kind.CODING).values_list("topic", flat=True).distinct().order_by("topic")
+    names = Question.objects.public().filter(kind=Kind.CODING).values_list("topic", flat=True).distinct().order_by("topic")
     return [(slugify(name), name) for name in names]
 
 

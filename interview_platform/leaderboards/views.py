@@ -32,7 +32,7 @@ def index(request):
 
 
 def exercise(request, slug):
-    question = get_object_or_404(Question, slug=slug, kind=Kind.CODING)
+    question = get_object_or_404(Question.objects.public(), slug=slug, kind=Kind.CODING)
     available = services.hardware_for(question)
     hardware = request.GET.get("hardware") or (available[0] if available else None)
     mine = None

@@ -53,8 +53,11 @@ class AssessmentForm(forms.ModelForm):
 
 class AddQuestionForm(forms.Form):
     question = forms.ModelChoiceField(
-        queryset=Question.objects.live().order_by("kind", "topic", "title"),
+        # Assessment-only questions first: their answers are on no public page.
+        queryset=Question.objects.live().order_by("visibility", "kind", "topic", "title"),
         label="Question from the bank",
+        help_text="Public questions can be practised by anyone, candidates included, and show their answers; "
+        "assessment-only ones cannot.",
         empty_label="Choose a question…",
     )
 
@@ -62,6 +65,7 @@ class AddQuestionForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["question"].label_from_instance = (
             lambda q: f"[{q.get_kind_display()}] {q.title} ({q.get_difficulty_display()})"
+            + ("" if q.is_public else " · assessment-only")
         )
 
 
