@@ -55,7 +55,7 @@ def _with_current_version(questions):
 
 
 def _filtered_questions(params):
-    questions = Question.objects.live()
+    questions = Question.objects.public().live()
     if params.get("topic"):
         wanted = params["topic"].strip().lower()
         names = questions.values_list("topic", flat=True).distinct()
@@ -85,7 +85,7 @@ class QuestionDetail(APIView):
 
     @extend_schema(responses={200: s.QuestionDetailSerializer, **_errors(404)})
     def get(self, request, slug):
-        question = get_object_or_404(Question.objects.live(), slug=slug)
+        question = get_object_or_404(Question.objects.public().live(), slug=slug)
         return Response(s.QuestionDetailSerializer(question, context={"request": request}).data)
 
 
@@ -104,7 +104,7 @@ class ExerciseList(APIView):
 
 def live_exercise(slug):
     """The question with `.current` set, or a 404 that names the slug."""
-    found = _with_current_version(Question.objects.live().filter(slug=slug, kind=Kind.CODING))
+    found = _with_current_version(Question.objects.public().live().filter(slug=slug, kind=Kind.CODING))
     if not found:
         raise NotFound(f"There is no coding exercise called {slug!r}.")
     return found[0]
@@ -261,7 +261,7 @@ class ExerciseBoard(APIView):
     @extend_schema(parameters=[s.ExerciseBoardFilterSerializer], responses={200: s.ExerciseBoardSerializer, **_errors(400, 404)})
     def get(self, request, slug):
         params = _validated(s.ExerciseBoardFilterSerializer, request.query_params)
-        question = get_object_or_404(Question, slug=slug, kind=Kind.CODING)
+        question = get_object_or_404(Question.objects.public(), slug=slug, kind=Kind.CODING)
         available = boards.hardware_for(question)
         hardware = params.get("hardware") or (available[0] if available else None)
         body = {"exercise": question.slug, "hardware": hardware, "hardware_available": available, "you": None}

@@ -103,6 +103,16 @@ def test_the_questions_are_on_no_public_listing(client, candidate_client, privat
     assert client.get(reverse("leaderboards:exercise", args=[coding.slug])).status_code == 404
 
 
+def test_the_api_does_not_serve_them(client, private_questions):
+    _, _, coding = private_questions
+    for question in private_questions:
+        assert client.get(reverse("api:question", args=[question.slug])).status_code == 404
+    assert client.get(reverse("api:exercise", args=[coding.slug])).status_code == 404
+    assert client.get(reverse("api:exercise_board", args=[coding.slug])).status_code == 404
+    listed = client.get(reverse("api:questions"), {"page_size": 100}).content.decode()
+    assert not any(question.slug in listed for question in private_questions)
+
+
 def test_the_candidates_own_pages_never_show_the_answers(candidate_client, private_session, private_questions):
     secrets = (str(SECRET_VALUE), "7,340,032", "7.34", SECRET_SAMPLE, SECRET_RUBRIC, "private model solution")
     number_of_items = len(private_questions)
