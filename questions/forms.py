@@ -1,5 +1,6 @@
 from django import forms
 
+from .numeric import answer_help
 from .services import MAX_ANSWER_CHARS
 
 CONFIDENCE_CHOICES = [
@@ -50,7 +51,12 @@ class NumericAnswerForm(forms.Form):
     value = forms.CharField(
         label="Your answer",
         max_length=100,
-        help_text="A number, with a unit if you like: 4 GiB, 4294967296, 3.2e9 bytes, 150 ms.",
+        help_text="A number, with a unit if you like.",
         widget=forms.TextInput(attrs={"autocomplete": "off", "inputmode": "decimal", "spellcheck": "false"}),
     )
     confidence = confidence_field("How confident are you?")
+
+    def __init__(self, *args, unit="", **kwargs):
+        super().__init__(*args, **kwargs)
+        if unit:
+            self.fields["value"].help_text = answer_help(unit)

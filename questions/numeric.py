@@ -32,6 +32,39 @@ BASE_UNIT_WORDS = {
 }
 
 
+#: Unit names as people type them, in any case ("1 gib", "150 MS"). pint's names are
+#: case-sensitive (mB is a millibyte, Ms a megasecond, S a siemens), so these are
+#: tried only when the name as typed is unknown or of the wrong kind.
+CASE_FOLDED_UNITS = {
+    name.lower(): name
+    for name in (
+        "B", "byte", "bit",
+        *(f"{prefix}B" for prefix in ("k", "M", "G", "T", "P", "Ki", "Mi", "Gi", "Ti", "Pi")),
+        *(f"{prefix}bit" for prefix in ("k", "M", "G", "T", "Ki", "Mi", "Gi", "Ti")),
+        "s", "ms", "us", "µs", "ns", "ps", "min", "h", "Hz", "kHz", "MHz", "GHz", "W", "kW", "J",
+    )
+}
+UNIT_NAME = re.compile(r"[A-Za-zµ]+")
+#: Examples for the answer box's help, by the kind (pint base units) of the question's unit.
+EXAMPLES_BY_KIND = {
+    "bit": "4 GiB, 512 mib or 3.2e9 bytes",
+    "second": "150 ms, 20 us or 1.5 s",
+    "bit / second": "25 GB/s or 100 Gbit/s",
+    "1 / second": "3 GHz or 2e9 Hz",
+}
+
+
+def answer_help(unit):
+    """What the answer box says: a bare number is read in the question's unit, and
+    which units of the same kind may be typed instead."""
+    expected = physical_unit(unit)
+    text = f"A bare number is read in {unit} (so 64 means 64 {unit})."
+    examples = EXAMPLES_BY_KIND.get(str(_base_units(expected))) if expected is not None else None
+    if examples:
+        text += f" Or give a unit, in any case: {examples}."
+    return text
+
+
 @functools.cache
 def unit_registry():
     return pint.UnitRegistry()
@@ -107,6 +140,10 @@ def to_question_unit(raw, unit):
         return None, f"Expected a number of {unit}, got {typed_unit!r}."
 
     given = physical_unit(typed_unit)
+    if given is None or _base_units(given) != _base_units(expected):
+        folded = physical_unit(UNIT_NAME.sub(lambda name: CASE_FOLDED_UNITS.get(name[0].lower(), name[0]), typed_unit))
+        if folded is not None and _base_units(folded) == _base_units(expected):
+            given = folded
     if given is None:
         return None, f"Could not understand the unit {typed_unit!r} ({EXAMPLES})."
     # pint treats bytes, radians and plain numbers all as dimensionless; comparing

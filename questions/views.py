@@ -39,7 +39,7 @@ def detail(request, slug):
     if can_practise and question.kind == Kind.CONCEPT:
         form = ConceptAnswerForm(request.POST or None, initial={"answer": services.draft_text(user, question)})
     elif can_practise and question.kind == Kind.NUMERIC:
-        form = NumericAnswerForm(request.POST or None)
+        form = NumericAnswerForm(request.POST or None, unit=question.answer_unit)
 
     if request.method == "POST":
         if form is None:
