@@ -18,6 +18,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 
+from questions.text import unix_newlines
+
 from . import grading
 from .errors import PlatformError
 from .models import Purpose, Submission
@@ -74,7 +76,7 @@ def clean_code(code):
     if not code.strip():
         raise ValidationError("Your code is empty.", code="empty")
     # Browsers send textarea content with CRLF line endings; store what the learner typed.
-    return code.replace("\r\n", "\n")
+    return unix_newlines(code)
 
 
 def active_submission_count(user):

@@ -1,4 +1,9 @@
-"""Submission states and verdicts: the one place that names them."""
+"""Submission states, and the verdicts with their labels.
+
+The verdict words are the harness's (grader/harness/feedback.py): it decides most
+verdicts inside the sandbox and imports nothing from Django, so it owns the names
+and the host takes them from there."""
+from .harness import feedback
 
 
 class Status:
@@ -14,15 +19,15 @@ class Status:
 class Verdict:
     """The learner's verdicts plus the platform's one (internal_error)."""
 
-    ACCEPTED = "accepted"
-    WRONG_ANSWER = "wrong_answer"
-    SYNTAX_ERROR = "syntax_error"  # Python could not parse the code: nothing ran
-    RUNTIME_ERROR = "runtime_error"
-    TIME_LIMIT = "time_limit"
-    MEMORY_LIMIT = "memory_limit"
-    OUTPUT_LIMIT = "output_limit"
-    REJECTED = "rejected"
-    INTERNAL_ERROR = "internal_error"
+    ACCEPTED = feedback.ACCEPTED
+    WRONG_ANSWER = feedback.WRONG_ANSWER
+    SYNTAX_ERROR = feedback.SYNTAX_ERROR  # Python could not parse the code: nothing ran
+    RUNTIME_ERROR = feedback.RUNTIME_ERROR
+    TIME_LIMIT = feedback.TIME_LIMIT
+    MEMORY_LIMIT = feedback.MEMORY_LIMIT
+    OUTPUT_LIMIT = feedback.OUTPUT_LIMIT
+    REJECTED = feedback.REJECTED
+    INTERNAL_ERROR = feedback.INTERNAL_ERROR
 
     LABELS = {
         ACCEPTED: "Accepted",

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from questions.models import Kind, Question
 from questions.services import AnswerTooLong, save_draft
+from questions.text import unix_newlines
 
 from . import services
 from .models import Purpose, Submission
@@ -64,7 +65,7 @@ def _keep_draft(user, question, code):
     """What was sent stays in the editor when the learner comes back (Back, or the
     exercise's link), whatever becomes of the submission."""
     try:
-        save_draft(user, question, code.replace("\r\n", "\n"))
+        save_draft(user, question, unix_newlines(code))
     except AnswerTooLong:
         pass  # longer than any submission may be: the submission is refused and says so
 

@@ -34,6 +34,7 @@ from markdown_it import MarkdownIt
 
 from . import hooks
 from .models import Difficulty, ExerciseVersion, Kind, Question, Visibility
+from .text import unix_newlines
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Paths under /questions/ that are pages, not questions.
@@ -453,7 +454,7 @@ def _extra_keys(meta, kind, reasons):
 def parse_question_markdown(text, *, in_folder):
     """Markdown with front matter -> (Question field values, exercise spec or None).
     Raises BankFileInvalid listing every problem found."""
-    text = text.replace("\r\n", "\n").lstrip("\ufeff")
+    text = unix_newlines(text).lstrip("\ufeff")
     if not text.startswith("---"):
         raise BankFileInvalid(["missing front matter (the file must start with a '---' YAML block)"])
     try:
@@ -502,7 +503,7 @@ def parse_question_markdown(text, *, in_folder):
 
 def _read_text(path):
     try:
-        return path.read_text(encoding="utf-8").replace("\r\n", "\n")
+        return unix_newlines(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
         raise BankFileInvalid([f"{path.name} is not UTF-8 text"]) from None
 
