@@ -1,0 +1,162 @@
+"""The real bank's exercises against plausible wrong answers: each is graded in the
+sandbox, in check mode (correctness only, on the check sizes and edge cases), and
+must not be accepted; each new exercise's model solution must be. The wrong answers
+are the ones the exercise texts warn about, so the texts and the grader agree."""
+import shutil
+import textwrap
+
+import pytest
+
+from grader import grading
+from grader.states import Verdict
+from questions.loader import default_bank_dir, read_bank
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+
+NEW_EXERCISES = ("softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec")
+
+
+def bank_exercise(slug):
+    entries, errors = read_bank(default_bank_dir())
+    assert not errors, errors
+    entry = next(entry for entry in entries if entry.slug == slug)
+    return grading.Exercise(slug=slug, spec=entry.spec, files=entry.files)
+
+
+def check(slug, code):
+    return grading.grade(bank_exercise(slug), textwrap.dedent(code), mode="check")
+
+
+WRONG_ANSWERS = {
+    "softmax without the max shift (inf/inf and 0/0 on shifted rows)": (
+        "softmax-rows",
+        """
+        import numpy as np
+
+        def softmax_rows(z):
+            e = np.exp(z)
+            return e / e.sum(axis=1, keepdims=True)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "softmax normalised over the wrong axis": (
+        "softmax-rows",
+        """
+        import numpy as np
+
+        def softmax_rows(z):
+            out = np.exp(z - z.max(axis=1, keepdims=True))
+            return out / out.sum(axis=0, keepdims=True)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "softmax in float32 (a type that passes the kind check, not the tolerance)": (
+        "softmax-rows",
+        """
+        import numpy as np
+
+        def softmax_rows(z):
+            z32 = z.astype(np.float32)
+            out = np.exp(z32 - z32.max(axis=1, keepdims=True))
+            return out / out.sum(axis=1, keepdims=True)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "argpartition: the right set, in no order": (
+        "top-k-indices",
+        """
+        import numpy as np
+
+        def top_k(scores, k):
+            k = min(k, scores.shape[0])
+            if k == 0:
+                return np.empty(0, dtype=np.int64)
+            return np.argpartition(-scores, k - 1)[:k].astype(np.int64)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "descending by reversing an ascending sort (ties come out highest index first)": (
+        "top-k-indices",
+        """
+        import numpy as np
+
+        def top_k(scores, k):
+            return np.argsort(scores, kind="stable")[::-1][:k].astype(np.int64)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "bincount straight on sparse 62-bit keys": (
+        "group-by-sum",
+        """
+        import numpy as np
+
+        def group_sums(keys, values):
+            if keys.size == 0:
+                return keys.copy(), np.zeros(0)
+            sums = np.bincount(keys, weights=values)
+            present = np.flatnonzero(np.bincount(keys))
+            return present.astype(np.int64), sums[present]
+        """,
+        {Verdict.RUNTIME_ERROR, Verdict.MEMORY_LIMIT},
+    ),
+    "groups in order of first appearance": (
+        "group-by-sum",
+        """
+        import numpy as np
+
+        def group_sums(keys, values):
+            totals = {}
+            for key, value in zip(keys.tolist(), values.tolist()):
+                totals[key] = totals.get(key, 0.0) + value
+            return np.array(list(totals), dtype=np.int64), np.array(list(totals.values()), dtype=np.float64)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "bincount without the float cast (int64 zeros on empty input)": (
+        "group-by-sum",
+        """
+        import numpy as np
+
+        def group_sums(keys, values):
+            unique_keys, group = np.unique(keys, return_inverse=True)
+            return unique_keys, np.bincount(group.ravel(), weights=values, minlength=unique_keys.size)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "reduceat over row starts (empty rows)": (
+        "csr-matvec",
+        """
+        import numpy as np
+
+        def csr_matvec(indptr, indices, data, x):
+            if indptr.shape[0] == 1:
+                return np.zeros(0)
+            return np.add.reduceat(data * x[indices], indptr[:-1])
+        """,
+        {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR},
+    ),
+    "scipy's cdist is not allowed in pairwise-distances": (
+        "pairwise-distances",
+        """
+        from scipy.spatial.distance import cdist
+
+        def pairwise_distances(A, B):
+            return cdist(A, B)
+        """,
+        {Verdict.REJECTED, Verdict.RUNTIME_ERROR},
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(WRONG_ANSWERS), ids=list(WRONG_ANSWERS))
+def test_plausible_wrong_answer_is_not_accepted(case):
+    slug, code, expected = WRONG_ANSWERS[case]
+    report = check(slug, code)
+    assert report["verdict"] in expected, report
+
+
+@pytest.mark.parametrize("slug", NEW_EXERCISES)
+def test_model_solution_passes_the_check(slug):
+    exercise = bank_exercise(slug)
+    report = grading.grade(exercise, exercise.files["solution.py"], mode="check")
+    assert report["verdict"] == Verdict.ACCEPTED, report
