@@ -30,10 +30,11 @@ class ConceptAnswerForm(forms.Form):
         required=False,
         help_text="Write it as you would say it in the interview. Your draft is saved as you type.",
     )
+    confidence = confidence_field("How confident are you in your answer?")
 
 
 class RubricForm(forms.Form):
-    """Tick the rubric points the answer covered, and say how confident you were."""
+    """Tick the rubric points the answer covered (confidence was given before the reveal)."""
 
     def __init__(self, *args, rubric, **kwargs):
         super().__init__(*args, **kwargs)
@@ -44,7 +45,6 @@ class RubricForm(forms.Form):
             widget=forms.CheckboxSelectMultiple,
             required=False,
         )
-        self.fields["confidence"] = confidence_field("How confident were you in your answer?")
 
 
 class NumericAnswerForm(forms.Form):

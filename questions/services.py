@@ -129,22 +129,25 @@ def save_draft(user, question, text):
 
 
 @transaction.atomic
-def reveal_concept_answer(user, question, answer_text):
-    """The candidate commits to an answer: record the attempt (unscored until they
-    tick the rubric) and drop the draft."""
-    attempt = Attempt.objects.create(user=user, question=question, answer_text=_checked_length(answer_text))
+def reveal_concept_answer(user, question, answer_text, confidence):
+    """The candidate commits to an answer and says how sure they are, before the
+    sample answer is shown: record the attempt (unscored until they tick the
+    rubric) and drop the draft."""
+    attempt = Attempt.objects.create(
+        user=user, question=question, answer_text=_checked_length(answer_text), confidence=confidence
+    )
     Draft.objects.filter(user=user, question=question).delete()
     return attempt
 
 
-def score_concept_attempt(attempt, checked_points, confidence):
-    """Score = rubric points ticked / rubric points. `checked_points` are indexes."""
+def score_concept_attempt(attempt, checked_points):
+    """Score = rubric points ticked / rubric points. `checked_points` are indexes.
+    The confidence was given before the reveal and stays as it was."""
     total = len(attempt.question.rubric)
     checked = sorted({index for index in checked_points if 0 <= index < total})
     attempt.rubric_checked = checked
-    attempt.confidence = confidence
     attempt.score = len(checked) / total if total else 0.0
-    attempt.save(update_fields=["rubric_checked", "confidence", "score"])
+    attempt.save(update_fields=["rubric_checked", "score"])
     return attempt
 
 
@@ -206,8 +209,14 @@ def calibration(pairs):
 
 
 def user_calibration(user):
-    scored = Attempt.objects.filter(user=user, confidence__isnull=False, score__isnull=False)
-    return calibration(scored.values_list("confidence", "score"))
+    """Calibration over the user's first answer to each question (once it is
+    scored): every later try comes after the answer was shown, so it would
+    measure memory, not judgement."""
+    first = {}
+    attempts = Attempt.objects.filter(user=user).order_by("created_at", "pk")
+    for question_id, confidence, score in attempts.values_list("question_id", "confidence", "score"):
+        first.setdefault(question_id, (confidence, score))
+    return calibration(first.values())
 
 
 @dataclass(frozen=True)

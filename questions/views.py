@@ -65,7 +65,7 @@ def detail(request, slug):
 def _record_answer(question, user, form):
     """Returns the new attempt, or None with the problem added to the form."""
     if question.kind == Kind.CONCEPT:
-        return services.reveal_concept_answer(user, question, form.cleaned_data["answer"])
+        return services.reveal_concept_answer(user, question, form.cleaned_data["answer"], form.cleaned_data["confidence"])
     attempt, check = services.answer_numeric(user, question, form.cleaned_data["value"], form.cleaned_data["confidence"])
     if attempt is None:
         form.add_error("value", check.error)
@@ -80,10 +80,9 @@ def attempt(request, slug, pk):
     question = attempt.question
     context = {"question": question, "attempt": attempt}
     if question.kind == Kind.CONCEPT:
-        initial = {"covered": attempt.rubric_checked, "confidence": attempt.confidence}
-        form = RubricForm(request.POST or None, rubric=question.rubric, initial=initial)
+        form = RubricForm(request.POST or None, rubric=question.rubric, initial={"covered": attempt.rubric_checked})
         if request.method == "POST" and form.is_valid():
-            services.score_concept_attempt(attempt, form.cleaned_data["covered"], form.cleaned_data["confidence"])
+            services.score_concept_attempt(attempt, form.cleaned_data["covered"])
             messages.success(request, f"Saved: you covered {len(attempt.rubric_checked)} of {len(question.rubric)} points.")
             return redirect("questions:attempt", slug=slug, pk=pk)
         context["form"] = form

@@ -57,6 +57,7 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     expect(page.get_by_role("button", name="Reveal sample answer")).to_be_visible()
 
     page.get_by_label("Your answer").fill("It depends on the access pattern; measure first, then pick the simpler design.")
+    page.get_by_label("4 · confident").check()  # asked before the sample answer is shown
     page.get_by_role("button", name="Reveal sample answer").click()
     expect(page.get_by_role("heading", name="Sample answer")).to_be_visible()
     rubric = page.locator(".rubric input[type=checkbox]")
@@ -64,7 +65,6 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     assert points >= 4, "a concept question has 4 to 8 rubric points"
     rubric.nth(0).check()
     rubric.nth(1).check()
-    page.get_by_label("4 · confident").check()
     page.get_by_role("button", name="Save my marks").click()
     expect(page.locator(".score")).to_contain_text(f"Score: 2 of {points} points")
     expect(page.locator(".score")).to_contain_text("confidence 4 / 5")

@@ -10,27 +10,27 @@ def attempt_url(attempt):
 
 @pytest.fixture
 def concept_attempt(loaded_bank, candidate):
-    return Attempt.objects.create(user=candidate, question=loaded_bank["concept"], answer_text="Copies <b>sum</b> to 2n")
+    return Attempt.objects.create(user=candidate, question=loaded_bank["concept"], answer_text="Copies <b>sum</b> to 2n", confidence=4)
 
 
 @pytest.mark.django_db
-def test_reveal_shows_sample_answer_rubric_and_confidence(candidate_client, concept_attempt):
+def test_reveal_shows_sample_answer_rubric_and_the_confidence_given_before(candidate_client, concept_attempt):
     html = candidate_client.get(attempt_url(concept_attempt)).content.decode()
     assert "Each doubling copies all items" in html  # the sample answer
     assert "Copies &lt;b&gt;sum&lt;/b&gt; to 2n" in html  # their own answer, escaped
     assert html.count('type="checkbox" name="covered"') == 4
-    assert html.count('type="radio" name="confidence"') == 5
-    assert "<legend>How confident were you in your answer?</legend>" in html
+    assert 'name="confidence"' not in html  # asked before the reveal, not after
+    assert "Your confidence before the reveal: 4 / 5." in html
 
 
 @pytest.mark.django_db
 def test_saving_marks_scores_ticked_over_total(candidate_client, concept_attempt):
-    response = candidate_client.post(attempt_url(concept_attempt), {"covered": ["0", "2", "3"], "confidence": "4"})
+    response = candidate_client.post(attempt_url(concept_attempt), {"covered": ["0", "2", "3"], "confidence": "1"})
     assert response.status_code == 302
     concept_attempt.refresh_from_db()
     assert concept_attempt.rubric_checked == [0, 2, 3]
     assert concept_attempt.score == 0.75
-    assert concept_attempt.confidence == 4
+    assert concept_attempt.confidence == 4  # what was given before the reveal; marking cannot change it
     html = candidate_client.get(attempt_url(concept_attempt)).content.decode()
     assert "Score: 3 of 4 points (75%)" in html
 

@@ -42,3 +42,19 @@ def test_user_calibration_reads_only_their_scored_attempts(loaded_bank, candidat
     result = user_calibration(candidate)
     assert result.count == 1
     assert result.error == pytest.approx(0.5)
+
+
+@pytest.mark.django_db
+def test_only_the_first_answer_to_each_question_counts(loaded_bank, candidate):
+    numeric, concept = loaded_bank["numeric"], loaded_bank["concept"]
+    Attempt.objects.create(user=candidate, question=numeric, confidence=5, score=0.0)  # the first try: wrong
+    for _ in range(14):  # retries after the answer was revealed
+        Attempt.objects.create(user=candidate, question=numeric, confidence=5, score=1.0)
+    Attempt.objects.create(user=candidate, question=concept, confidence=3, score=None)  # revealed, not marked yet
+    Attempt.objects.create(user=candidate, question=concept, confidence=5, score=1.0)  # a retry after the reveal
+    result = user_calibration(candidate)
+    assert result.count == 1 and result.error == 1.0
+    first_concept = Attempt.objects.filter(question=concept).earliest("created_at")
+    first_concept.score = 0.5
+    first_concept.save()
+    assert user_calibration(candidate).count == 2

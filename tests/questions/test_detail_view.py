@@ -43,13 +43,22 @@ class TestConcept:
     def test_reveal_records_the_attempt_and_clears_the_draft(self, candidate_client, candidate, loaded_bank):
         question = loaded_bank["concept"]
         Draft.objects.create(user=candidate, question=question, text="draft")
-        response = candidate_client.post(detail_url(question.slug), {"answer": "Geometric series of copies"})
+        response = candidate_client.post(detail_url(question.slug), {"answer": "Geometric series of copies", "confidence": "2"})
         attempt = Attempt.objects.get(user=candidate, question=question)
+        assert attempt.confidence == 2  # asked before the sample answer is shown
         assert response.status_code == 302
         assert response.url == reverse("questions:attempt", args=[question.slug, attempt.pk])
         assert attempt.answer_text == "Geometric series of copies"
         assert attempt.score is None
         assert not Draft.objects.exists()
+
+    def test_confidence_is_asked_before_the_reveal(self, candidate_client, candidate, loaded_bank):
+        question = loaded_bank["concept"]
+        html = candidate_client.get(detail_url(question.slug)).content.decode()
+        assert html.index('type="radio" name="confidence"') < html.index("Reveal sample answer")
+        response = candidate_client.post(detail_url(question.slug), {"answer": "No confidence given"})
+        assert response.status_code == 200 and "Pick how confident you are" in response.content.decode()
+        assert not Attempt.objects.exists()
 
 
 @pytest.mark.django_db
