@@ -118,10 +118,12 @@ COMPARE_BLOCK = 1 << 16
 
 
 def mismatches(want, have, tolerance):
-    """Boolean mask of wrong values. Integers and booleans must be exact;
-    floats within tolerance, NaN only where NaN is expected, inf only where
-    the same-signed inf is expected (np.isclose already treats infs so)."""
-    if want.dtype.kind in "biu" and have.dtype.kind in "biu":
+    """Boolean mask of wrong values. An integer or boolean answer must be
+    exact, whatever type the submission gave it in (a tolerance relative to
+    10**12 would accept an off-by-one count); floats within tolerance, NaN only
+    where NaN is expected, inf only where the same-signed inf is expected
+    (np.isclose already treats infs so)."""
+    if want.dtype.kind in "biu":
         return want != have
     if want.dtype == have.dtype == np.float64 and want.size:
         return _float64_mismatches(want, have, tolerance["rtol"], tolerance["atol"])

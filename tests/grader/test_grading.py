@@ -25,6 +25,7 @@ def short_budget(exercise, **limits):
 
 # -- with the real harness ---------------------------------------------------------
 
+@pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
 def test_model_solution_is_accepted_with_numbers(tiny_exercise):
@@ -37,14 +38,29 @@ def test_model_solution_is_accepted_with_numbers(tiny_exercise):
     assert set(grading.REPORT_KEYS) <= set(report)
 
 
+@pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
 def test_check_mode_uses_the_small_sizes(tiny_exercise):
     report = grading.grade(tiny_exercise, TINY_FILES["solution.py"], mode="check")
     assert report["verdict"] == Verdict.ACCEPTED and report["mode"] == "check"
-    assert [row["size"] for row in report["sizes"]] in ([], TINY_SPEC["check_sizes"])
+    assert [row["size"] for row in report["sizes"]] == TINY_SPEC["check_sizes"]
+    assert all(row["correct"] and row["speedup"] is None for row in report["sizes"])  # correctness only, no timing
+    assert report["speedup"] is None
 
 
+@pytest.mark.sandbox
+@needs_bwrap
+@needs_harness
+def test_an_exercises_check_py_decides_the_values(tiny_exercise):
+    check = "def check(expected, got, args):\n    return False, 'no value is good enough here'\n"
+    checked = grading.Exercise(tiny_exercise.slug, tiny_exercise.spec, {**tiny_exercise.files, "check.py": check})
+    report = grading.grade(checked, TINY_FILES["solution.py"], mode="check")
+    assert report["verdict"] == Verdict.WRONG_ANSWER
+    assert report["failure"]["check"] == "no value is good enough here"
+
+
+@pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
 def test_wrong_answer_says_where(tiny_exercise):
@@ -53,6 +69,7 @@ def test_wrong_answer_says_where(tiny_exercise):
     assert report["failure"]["expected"] != report["failure"]["got"]
 
 
+@pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
 def test_exception_is_a_runtime_error_with_traceback(tiny_exercise):
@@ -60,6 +77,7 @@ def test_exception_is_a_runtime_error_with_traceback(tiny_exercise):
     assert report["verdict"] == Verdict.RUNTIME_ERROR and "boom" in report["failure"]["traceback"]
 
 
+@pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
 def test_endless_loop_is_a_time_limit(tiny_exercise):
@@ -67,6 +85,7 @@ def test_endless_loop_is_a_time_limit(tiny_exercise):
     assert report["verdict"] == Verdict.TIME_LIMIT
 
 
+@pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
 def test_memory_hog_is_a_memory_limit(tiny_exercise):
@@ -74,6 +93,7 @@ def test_memory_hog_is_a_memory_limit(tiny_exercise):
     assert report["verdict"] in (Verdict.MEMORY_LIMIT,), report
 
 
+@pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
 def test_validation_accepts_the_solution_and_refuses_a_broken_one():
@@ -147,9 +167,11 @@ def test_unknown_verdict_from_the_harness_is_a_platform_error(tiny_exercise):
 def test_limits_are_defaulted_and_clamped():
     limits = grading.exercise_limits({"limits": {"time_s": 10_000, "memory_mb": 256}})
     assert limits == {"time_s": 600, "memory_mb": 256, "processes": 32, "output_kb": 256, "disk_mb": 64}
-    assert grading.exercise_limits({"limits": {"time_s": 90}}, mode="check")["time_s"] == grading.CHECK_TIME_S
+    assert grading.exercise_limits({"limits": {"time_s": 90}}, mode="check")["time_s"] == 30
+    assert grading.exercise_limits({"limits": {"time_s": 10}}, mode="check")["time_s"] == 10
+    assert grading.exercise_limits({"limits": {"time_s": 90}}, mode="full")["time_s"] == 90
     sandbox = grading.sandbox_limits(limits)
-    assert sandbox.wall_time_s == 600 + grading.WALL_MARGIN_S and sandbox.memory_bytes == 256 * 1024**2
+    assert sandbox.wall_time_s == 620 and sandbox.memory_bytes == 256 * 1024**2
 
 
 def test_job_json_in_check_mode(tiny_exercise):

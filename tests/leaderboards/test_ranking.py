@@ -1,13 +1,16 @@
 """What gets on a board, in what order, and how points add up."""
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 
-from grader.models import Purpose
-from grader.states import Verdict
+from grader.models import Purpose, Submission
+from grader.states import Status, Verdict
 from interview_platform.leaderboards import services
 from interview_platform.leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+
+from .conftest import START
 
 
 def board_users(question, hardware="cpu"):
@@ -129,12 +132,19 @@ def test_global_ranking_sums_points_over_exercises(make_user, make_exercise, mak
 
 
 def test_equal_points_go_to_whoever_got_there_first(make_user, make_exercise, make_submission):
-    exercise, early, late = make_exercise(), make_user("early"), make_user("late")
-    make_submission(late, exercise, speedup=1.0, minutes=20)
-    make_submission(early, exercise, speedup=1.0, minutes=5)
+    """"There" is the solve that completed the total: each person's latest, not their first."""
+    first, second = make_exercise(), make_exercise()
+    early, late = make_user("early"), make_user("late")
+    make_submission(late, first, speedup=1.0, minutes=1)  # late starts first...
+    make_submission(early, first, speedup=1.0, minutes=5)
+    make_submission(early, second, speedup=1.0, minutes=10)
+    make_submission(late, second, speedup=1.0, minutes=20)  # ...but completes the same 20 points last
 
     assert [score.user.username for score in services.global_board()] == ["early", "late"]
+    assert UserScore.objects.get(user=late).reached_at == START + timedelta(minutes=20)
+    assert TopicScore.objects.get(user=early).reached_at == START + timedelta(minutes=10)
     assert services.position_of_score(UserScore.objects.get(user=late)) == 2
+    assert services.position_of_score(UserScore.objects.get(user=early)) == 1
 
 
 def test_topic_board_counts_only_that_topics_exercises(make_user, make_exercise, make_submission):
@@ -192,3 +202,106 @@ def test_rebuild_command_reports_what_it_built(make_user, make_exercise, make_su
 
     assert "Rebuilt leaderboards: 1 entries for 1 people" in out.getvalue()
     assert UserScore.objects.get().points == services.points_for("easy", 2.0)
+
+
+def test_what_is_rankable():
+    def submission(**fields):
+        defaults = {
+            "purpose": Purpose.PRACTICE, "status": Status.DONE, "verdict": Verdict.ACCEPTED, "speedup": 2.0, "hardware": "cpu",
+        }
+        return Submission(**{**defaults, **fields})
+
+    assert services.is_rankable(submission())
+    for fields in ({"speedup": 0.0}, {"speedup": -1.0}, {"speedup": None}, {"hardware": ""}, {"status": Status.RUNNING},
+                   {"verdict": Verdict.WRONG_ANSWER}, {"purpose": Purpose.ASSESSMENT}):
+        assert not services.is_rankable(submission(**fields)), fields
+
+
+def test_a_zero_speedup_is_never_ranked(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    zero = make_submission(make_user("zero"), exercise, speedup=0.0)
+
+    assert not LeaderboardEntry.objects.exists() and services.standing(zero) is None
+    make_submission(make_user("other"), exercise, speedup=2.0, signal=False)
+    assert services.rebuild() == (1, 1)  # the rebuild leaves it out too
+
+
+def test_an_identical_later_result_does_not_replace_the_entry(make_user, make_exercise, make_submission):
+    exercise, alice = make_exercise(), make_user("alice")
+    first = make_submission(alice, exercise, speedup=3.0, memory=100, minutes=7)
+    make_submission(alice, exercise, speedup=3.0, memory=100, minutes=7)
+
+    assert LeaderboardEntry.objects.get().submission == first
+
+
+def test_places_among_equal_speedups(make_user, make_exercise, make_submission):
+    """Same speed: measured memory before unknown, then earlier, then first recorded."""
+    exercise = make_exercise()
+    lone = make_submission(make_user("lone"), exercise, speedup=2.0, memory=None, minutes=1)
+    assert services.position_of_entry(LeaderboardEntry.objects.get(submission=lone)) == 1
+
+    unknown_late = make_submission(make_user("unknown-late"), exercise, speedup=2.0, memory=None, minutes=9)
+    twin = make_submission(make_user("twin"), exercise, speedup=2.0, memory=None, minutes=9)
+    lean = make_submission(make_user("lean"), exercise, speedup=2.0, memory=10, minutes=30)
+    fast = make_submission(make_user("fast"), exercise, speedup=2.5, memory=None, minutes=40)
+
+    places = {
+        submission.user.username: services.position_of_entry(LeaderboardEntry.objects.get(submission=submission))
+        for submission in (lone, unknown_late, twin, lean, fast)
+    }
+    assert places == {"fast": 1, "lean": 2, "lone": 3, "unknown-late": 4, "twin": 5}
+    assert board_users(exercise.question) == ["fast", "lean", "lone", "unknown-late", "twin"]
+
+
+def test_places_on_the_global_board_break_ties_by_time_then_person(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    first, second, later = make_user("first"), make_user("second"), make_user("later")
+    for person, minutes in ((second, 5), (first, 5), (later, 6)):
+        make_submission(person, exercise, speedup=1.0, minutes=minutes)
+    first_place = min(first.pk, second.pk)
+
+    assert services.position_of_score(UserScore.objects.get(user_id=first_place)) == 1
+    assert services.position_of_score(UserScore.objects.get(user_id=max(first.pk, second.pk))) == 2
+    assert services.position_of_score(UserScore.objects.get(user=later)) == 3
+
+
+def test_points_and_doublings():
+    assert [services.speed_doublings(s) for s in (None, 0, 0.5, 1.0, 1.99, 2.0, 1000.0, 2048.0)] == [0, 0, 0, 0, 0, 1, 9, 10]
+    assert services.points_for("easy", 2.0) == 11 and services.points_for("hard", 4.0) == 36
+
+
+def test_each_exercise_counts_once_with_its_best_hardware():
+    when = START
+    entries = [
+        {"question_id": 1, "difficulty": "easy", "topic": "A", "speedup": 4.0, "peak_memory_bytes": 10, "achieved_at": when},
+        {"question_id": 1, "difficulty": "easy", "topic": "A", "speedup": 64.0, "peak_memory_bytes": None,
+         "achieved_at": when + timedelta(minutes=3)},
+        {"question_id": 1, "difficulty": "easy", "topic": "A", "speedup": 8.0, "peak_memory_bytes": 1,
+         "achieved_at": when + timedelta(minutes=9)},
+        {"question_id": 2, "difficulty": "medium", "topic": "B", "speedup": 1.0, "peak_memory_bytes": 1,
+         "achieved_at": when + timedelta(minutes=1)},
+    ]
+    overall, by_topic = services.summarise(entries)
+    assert overall.as_defaults() == {"points": 16 + 20, "solved": 2, "reached_at": when + timedelta(minutes=3)}
+    assert by_topic["A"].as_defaults() == {"points": 16, "solved": 1, "reached_at": when + timedelta(minutes=3)}
+    assert by_topic["B"].as_defaults() == {"points": 20, "solved": 1, "reached_at": when + timedelta(minutes=1)}
+
+
+def test_rebuild_writes_in_batches_and_groups_by_person(make_user, make_exercise, make_submission, monkeypatch):
+    assert list(services._in_batches(range(5), size=2)) == [[0, 1], [2, 3], [4]]
+    assert list(services._in_batches([], size=2)) == []
+    rows = [{"user_id": 1, "n": 1}, {"user_id": 1, "n": 2}, {"user_id": 2, "n": 3}]
+    assert list(services._grouped(rows, "user_id")) == [(1, rows[:2]), (2, rows[2:])]
+
+    first, second = make_exercise(difficulty="medium"), make_exercise()
+    people = [make_user(f"person{index}") for index in range(3)]
+    for index, person in enumerate(people):
+        make_submission(person, first, speedup=2.0 ** index, memory=None if index == 0 else 100, signal=False)
+        make_submission(person, second, speedup=1.0, signal=False)
+    make_submission(people[0], first, speedup=1.0, memory=100, signal=False)  # as fast, and measured: the better
+    monkeypatch.setattr(services, "REBUILD_BATCH", 2)
+    assert services.rebuild() == (6, 3)
+    assert sorted(UserScore.objects.values_list("user__username", "points", "solved")) == [
+        ("person0", 30, 2), ("person1", 32, 2), ("person2", 34, 2),
+    ]
+    assert LeaderboardEntry.objects.get(user=people[0], question=first.question).peak_memory_bytes == 100

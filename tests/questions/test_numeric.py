@@ -1,7 +1,7 @@
 """Numeric answers: units converted with pint, counts compared as plain numbers."""
 import pytest
 
-from questions.numeric import check_numeric, within_tolerance
+from questions.numeric import NumericCheck, check_numeric, within_tolerance
 
 
 def check(raw, answer=4294967296, unit="bytes", tolerance=0.01):
@@ -45,7 +45,7 @@ def test_bytes_do_not_convert_to_dimensionless_units():
 @pytest.mark.parametrize("raw", ["banana", "four gigabytes", "4 GiB or so;", "1e400", ""])
 def test_garbage_gets_a_clear_message(raw):
     result = check(raw)
-    assert not result.ok
+    assert not result.ok and not result.correct
     assert result.error
     assert result.value is None
 
@@ -65,15 +65,61 @@ def test_count_units_reject_other_units():
 
 
 def test_tolerance_is_relative():
-    assert within_tolerance(101, 100, 0.01)
+    assert within_tolerance(101, 100, 0.01)  # exactly at the edge: inside
     assert not within_tolerance(101.5, 100, 0.01)
     assert within_tolerance(-99.5, -100, 0.01)
+    assert not within_tolerance(-101.5, -100, 0.01)
+    assert within_tolerance(1.005, 1, 0.01) and not within_tolerance(0.98, 1, 0.01)
+
+
+def test_tolerance_is_absolute_for_a_zero_answer():
+    """A relative tolerance of zero would accept only an exact 0."""
     assert within_tolerance(0, 0, 0.01)
+    assert within_tolerance(0.005, 0, 0.01) and within_tolerance(-0.01, 0, 0.01)
+    assert not within_tolerance(0.02, 0, 0.01) and not within_tolerance(-0.0101, 0, 0.01)
+    assert check("0.004 s", answer=0, unit="s").correct
+    assert check("4 ms", answer=0, unit="s", tolerance=0.01).correct
+    assert not check("40 ms", answer=0, unit="s", tolerance=0.01).correct
 
 
 def test_count_word_accepts_spaces_for_underscores():
-    from questions.numeric import check_numeric
+    assert check("3840 cache lines", answer=3840, unit="cache_lines").correct
+    assert check("3840 cache-line", answer=3840, unit="cache_lines").correct
+    assert check("3840 Cache_Lines", answer=3840, unit="cache_lines").correct
+    wrong_unit = check("3840 seconds", answer=3840, unit="cache_lines")
+    assert wrong_unit.error == "Expected a number of cache_lines, got 'seconds'."
+    assert not wrong_unit.correct and wrong_unit.value is None
 
-    assert check_numeric("3840 cache lines", answer=3840, unit="cache_lines", tolerance=0.01).correct
-    assert check_numeric("3840 cache-line", answer=3840, unit="cache_lines", tolerance=0.01).correct
-    assert not check_numeric("3840 seconds", answer=3840, unit="cache_lines", tolerance=0.01).correct
+
+def test_count_words_in_ies_and_s_have_a_singular():
+    assert check("2 entry", answer=2, unit="entries").correct
+    assert check("2 entries", answer=2, unit="entries").correct
+    assert check("2 entrie", answer=2, unit="entries").error == "Expected a number of entries, got 'entrie'."
+    assert check("2 comparison", answer=2, unit="comparisons").correct
+    assert check("2 comparisonss", answer=2, unit="comparisons").error
+
+
+def test_a_checked_number_carries_its_value_and_verdict():
+    result = check("4 GiB")
+    assert result == NumericCheck(value=4294967296.0, correct=True) and result.ok
+    assert check("150 ms", answer=0.15, unit="s").value == pytest.approx(0.15)
+    assert check("  2_048 ", answer=2048, unit="bytes").value == 2048
+    assert check("7", answer=7, unit="copies").value == 7
+
+
+def test_an_unreadable_answer_is_never_correct():
+    for raw, error in [
+        ("", "Enter a number, with a unit if you like."),
+        ("   ", "Enter a number, with a unit if you like."),
+        (None, "Enter a number, with a unit if you like."),
+        ("1e400", "Enter a finite number."),
+        ("banana", "Could not read 'banana' as a number with an optional unit (e.g. 4 GiB, 4294967296, 3.2e9 bytes or 150 ms)."),
+    ]:
+        result = check(raw)
+        assert result == NumericCheck(error=error) and not result.ok and not result.correct
+
+
+def test_units_are_named_in_words_when_they_do_not_match():
+    assert check("3 kg").error == "Expected a value in bytes, got kilograms."
+    assert check("3 K").error == "Expected a value in bytes, got kelvin."
+    assert check("3 Gbit/s", answer=1, unit="ms").error == "Expected a value in ms, got bytes per second."

@@ -1,0 +1,96 @@
+"""stats.py: the numbers behind a speedup and its interval, pinned exactly."""
+import numpy as np
+import pytest
+
+from grader.harness import stats
+
+#: Literal, not read from stats: a change to any of them changes every interval
+#: already shown, so it must be deliberate (and this test updated with it).
+RESAMPLES, SEED = 4000, 20240917
+REFERENCE = [0.41, 0.39, 0.52, 0.40, 0.44, 0.61, 0.38, 0.43, 0.40, 0.47, 0.42]
+SUBMISSION = [0.101, 0.097, 0.150, 0.099, 0.104, 0.121, 0.096, 0.180, 0.098, 0.110, 0.102]
+ECHOES = [0.010, 0.011, 0.009, 0.030, 0.010, 0.012, 0.010, 0.009, 0.011, 0.035, 0.010]
+
+
+def percentile_bootstrap(ratios_of, pairs, confidence):
+    """The interval as documented: resample whole pairs (indices drawn with the
+    fixed seed), take the median pair ratio of each resample, then the
+    central `confidence` share of those medians. ratios_of(picks) gives the
+    pair ratios of every resample, one row each."""
+    picks = np.random.default_rng(SEED).integers(0, pairs, size=(RESAMPLES, pairs))
+    medians = np.median(ratios_of(picks), axis=1)
+    tail = (1 - confidence) / 2 * 100
+    return tuple(np.percentile(medians, [tail, 100 - tail]))
+
+
+def test_interval_is_the_percentile_bootstrap_of_the_median_pair_ratio():
+    reference, submission = np.array(REFERENCE), np.array(SUBMISSION)
+    for confidence in (0.95, 0.8):
+        expected = percentile_bootstrap(lambda picks: reference[picks] / submission[picks], len(reference), confidence)
+        assert stats.speedup_interval(REFERENCE, SUBMISSION, confidence=confidence) == pytest.approx(expected, rel=1e-12)
+    assert stats.speedup(REFERENCE, SUBMISSION) == pytest.approx(np.median(reference / submission), rel=1e-12)
+
+
+def test_interval_with_echoes_recomputes_the_level_per_resample_but_keeps_the_jitter():
+    reference, submission, echoes = np.array(REFERENCE), np.array(SUBMISSION), np.array(ECHOES)
+    jitter = stats.overhead_jitter(echoes)  # of every echo: a property of the harness at this size
+
+    def ratios(picks):
+        level = stats.overhead_level(echoes[picks])[..., np.newaxis]  # one per resample
+        net = [np.maximum(np.maximum(side[picks] - level, 0.05 * side[picks]), jitter) for side in (reference, submission)]
+        return net[0] / net[1]
+
+    expected = percentile_bootstrap(ratios, len(reference), 0.95)
+    assert stats.speedup_interval(REFERENCE, SUBMISSION, ECHOES) == pytest.approx(expected, rel=1e-12)
+    assert stats.speedup(REFERENCE, SUBMISSION, ECHOES) == pytest.approx(np.median(ratios(np.arange(11))), rel=1e-12)
+
+
+def test_an_outlier_pair_does_not_drag_the_interval():
+    """The bootstrap statistic is the median: one pair stalled 50x moves a mean
+    a long way and the median hardly at all."""
+    reference = [0.4] * 14 + [20.0]
+    submission = [0.1] * 15
+    low, high = stats.speedup_interval(reference, submission)
+    assert low == pytest.approx(4.0) and high == pytest.approx(4.0)
+
+
+def test_three_pairs_are_enough_for_an_interval():
+    assert stats.speedup_interval([0.3, 0.4, 0.5], [0.1, 0.1, 0.1]) == pytest.approx((3.0, 5.0))
+
+
+def test_overhead_level_leaves_out_echoes_above_twice_the_lower_quartile():
+    # [level, why]: the lower quartile is interpolated as numpy's default percentile does.
+    assert stats.overhead_level([1.0, 1.0, 2.0, 2.0, 4.0]) == pytest.approx(1.5)  # exactly 2x the quartile stays in
+    assert stats.overhead_level([1.0, 1.0, 2.0, 2.5, 4.0]) == pytest.approx(1.0)  # 2.5x is a stall
+    assert stats.overhead_level([1.0, 2.0, 3.0, 3.5, 10.0]) == pytest.approx(2.5)  # the quartile, not the minimum
+    assert stats.overhead_level([1.0, 2.0, 3.0, 4.05, 10.0]) == pytest.approx(2.0)  # the 25th percentile exactly
+
+
+def test_overhead_jitter_is_the_spread_of_the_faster_half():
+    assert stats.overhead_jitter([0.0, 0.1, 0.4, 1.0, 2.0, 3.0]) == pytest.approx(0.1)  # 0.0, 0.1, 0.4 around 0.1
+    assert stats.overhead_jitter([3.0, 0.4, 0.0, 2.0, 0.1, 1.0]) == pytest.approx(0.1)  # in any order
+    rows = np.array([[0.0, 0.1, 0.4, 1.0, 2.0, 3.0], [0.0, 0.2, 0.8, 2.0, 4.0, 6.0]])
+    assert stats.overhead_jitter(rows) == pytest.approx([0.1, 0.2])
+
+
+def test_net_time_floors():
+    overhead = [0.10] * 5
+    assert stats.net_median([0.30] * 5, overhead) == pytest.approx(0.20)  # raw minus the level
+    assert stats.net_median([0.101] * 5, overhead) == pytest.approx(0.05 * 0.101)  # a fraction of the raw time
+    jittery = [0.08, 0.09, 0.10, 0.11, 0.12]  # level 0.10, jitter 0.01
+    assert stats.net_median([0.1005] * 5, jittery) == pytest.approx(0.01)
+    assert stats.net_median([0.3, 0.2, 0.1]) == 0.2  # no overhead: the plain median
+
+
+def test_scaling_exponent_ignores_zero_times_and_sizes():
+    assert stats.scaling_exponent([1000, 2000], [1e-3, 4e-3]) == pytest.approx(2.0)  # two sizes are enough
+    assert stats.scaling_exponent([1000, 2000, 4000], [0.0, 2e-6, 4e-6]) == pytest.approx(1.0)
+    assert stats.scaling_exponent([0, 1000, 2000], [1e-6, 1e-3, 2e-3]) == pytest.approx(1.0)
+    assert stats.scaling_exponent([1000, 1000, 2000], [1e-3, 1e-3, 0.0]) is None
+
+
+def test_pairs_must_match():
+    with pytest.raises(ValueError, match="timings must come in pairs"):
+        stats.speedup([1.0, 2.0, 3.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="one overhead timing per pair"):
+        stats.speedup([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [0.1])
