@@ -351,6 +351,7 @@ class DockerSandbox(Sandbox):
             stream = container.attach_socket(params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1})
         except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
             raise PlatformError("sandbox.start_failed", f"could not prepare the sandbox container: {exc}") from exc
+        raw_socket = _raw_socket(stream)  # closing the stream forgets it
         reader = _OutputReader(stream, int(self.limits.output_bytes))
         try:
             try:
@@ -364,7 +365,7 @@ class DockerSandbox(Sandbox):
         finally:
             try:
                 stream.close()
-                _raw_socket(stream).close()
+                raw_socket.close()
             except OSError:
                 pass
             if reader.is_alive():
