@@ -1,9 +1,9 @@
 """The real bank in questions/bank/ loads (content is written separately; this
-checks it is all valid and big enough)."""
+checks it is all valid, big enough, and on the one topic list)."""
 import pytest
 from django.core.management import call_command
 
-from questions.loader import default_bank_dir
+from questions.loader import TOPIC_FOLDERS, default_bank_dir
 from questions.models import Kind, Question
 
 
@@ -11,5 +11,8 @@ from questions.models import Kind, Question
 def test_real_bank_loads():
     call_command("load_bank", path=str(default_bank_dir()), skip_validation=True)
     live = Question.objects.live()
-    assert live.filter(kind=Kind.CONCEPT).count() >= 15
-    assert live.filter(kind=Kind.NUMERIC).count() >= 12
+    assert live.filter(kind__in=[Kind.CONCEPT, Kind.NUMERIC]).count() >= 100
+    assert live.filter(kind=Kind.NUMERIC).count() >= 45
+    assert live.filter(kind=Kind.CONCEPT).count() >= 40
+    assert live.filter(kind=Kind.CODING).count() >= 14
+    assert set(live.values_list("topic", flat=True)) == set(TOPIC_FOLDERS)
