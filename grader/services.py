@@ -41,6 +41,10 @@ MAX_ATTEMPTS = 3
 GPU_HEARTBEAT_KEY = "grader:gpu-worker-heartbeat"
 GPU_HEARTBEAT_INTERVAL_S = 20
 GPU_HEARTBEAT_TTL_S = 3 * GPU_HEARTBEAT_INTERVAL_S
+NO_GPU_WORKER_MESSAGE = (
+    "No GPU worker is online right now, so this GPU exercise cannot be graded. Your code is kept; "
+    "submit again once a GPU worker is back."
+)
 
 GAVE_UP_MESSAGE = (
     "Hotpath tried to grade this submission {attempts} times and the grading machinery failed each time. "
@@ -116,6 +120,8 @@ def submit_practice(user, exercise_version, code, purpose=Purpose.PRACTICE):
     rate limit, then create_submission's validation, queue cap and fair ordering."""
     if purpose not in WEB_PURPOSES:
         raise ValidationError(f"Unknown purpose {purpose!r}.", code="bad_purpose")
+    if exercise_version.target == "gpu" and not gpu_worker_online():
+        raise ValidationError(NO_GPU_WORKER_MESSAGE, code="no_gpu_worker")
     check_submission_rate(user)
     return create_submission(user, exercise_version, code, purpose=purpose)
 

@@ -28,6 +28,14 @@ def editor_code(user, exercise, posted=None):
 
 
 @register.simple_tag
+def gpu_unavailable(exercise):
+    """Why `exercise` cannot be graded now (a GPU exercise with no GPU worker online), or ""."""
+    if exercise.target == "gpu" and not services.gpu_worker_online():
+        return services.NO_GPU_WORKER_MESSAGE
+    return ""
+
+
+@register.simple_tag
 def exercise_limits(exercise):
     """The limits an exercise's submissions run under (defaults filled in)."""
     return clamped_limits(exercise.spec)
