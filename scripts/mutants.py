@@ -44,11 +44,12 @@ MUTANTS_PER_MODULE = 60
 #: Module -> stages of pytest arguments, run in order until one fails (cheap tests first).
 #: Only fast unit tests: the harness's own supervisor and sandbox runs are not here.
 #: Plugins are not auto-loaded (the suite's environment has heavy ones, e.g. hypothesis via
-#: schemathesis, whose loading costs seconds per run); the Django stages load pytest-django.
+#: schemathesis, whose loading costs seconds per run): pytest-django is the one these tests need
+#: (tests/conftest.py uses its fixtures, even around the harness's Django-free tests).
 WITH_DJANGO = ["-p", "pytest_django.plugin", "--ds=mutants_settings"]
 MODULES = {
-    "compare": ("grader/harness/compare.py", [["tests/harness/test_compare.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
-    "stats": ("grader/harness/stats.py", [["tests/harness/test_stats.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
+    "compare": ("grader/harness/compare.py", [[*WITH_DJANGO, "tests/harness/test_compare.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
+    "stats": ("grader/harness/stats.py", [[*WITH_DJANGO, "tests/harness/test_stats.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
     "numeric": ("questions/numeric.py", [[*WITH_DJANGO, "tests/questions/test_numeric.py"]]),
     "grading": (
         "grader/grading.py",

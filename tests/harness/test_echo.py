@@ -88,7 +88,8 @@ def test_speedup_is_the_median_ratio_of_net_pair_times():
     assert stats.speedup(reference, submission, overhead) == pytest.approx(0.5)
     assert stats.speedup(reference, submission) == pytest.approx(0.33 / 0.56)
     low, high = stats.speedup_interval(reference, submission, overhead)
-    assert low <= 0.5 <= high and (low, high) == stats.speedup_interval(reference, submission, overhead)
+    assert 0.49 <= low <= 0.5 <= high <= 0.51  # pair ratios of 0.22/0.45 .. 0.24/0.47, net of the echoes
+    assert (low, high) == stats.speedup_interval(reference, submission, overhead)
 
 
 def test_net_time_never_falls_below_its_floor():
