@@ -23,13 +23,15 @@ FROM ${BASE_IMAGE} AS app
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     HOTPATH_RUN_DIR=/var/lib/hotpath \
+    STATIC_MANIFEST=1 \
     PATH=/opt/venv/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 COPY --from=app-venv /opt/venv /opt/venv
 WORKDIR /app
 COPY . .
 RUN rm -rf .cache \
     && python manage.py collectstatic --noinput \
-    && useradd --system --uid 10001 --home-dir /var/lib/hotpath --create-home hotpath
+    && useradd --system --uid 10001 --home-dir /var/lib/hotpath --create-home hotpath \
+    && install -d -o hotpath -g hotpath /var/lib/hotpath/cpu-slots
 USER hotpath
 EXPOSE 8000
 CMD ["gunicorn", "interview_platform.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup sandbox-deps system-deps worker gpu-worker bench clean
+.PHONY: run test setup sandbox-deps system-deps worker gpu-worker bench clean images compose-check
 
 $(STAMP): requirements.txt $(wildcard requirements/*.txt)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -36,6 +36,14 @@ gpu-worker: $(STAMP)
 
 test: $(STAMP) system-deps
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+# Production: every image docker-compose.yml runs, built here without a registry (installs and
+# starts the Docker engine first where it may); then the whole stack, for real, from a fresh clone.
+images: $(STAMP)
+	PYTHON=$(PY) scripts/build_images.sh
+
+compose-check: $(STAMP)
+	scripts/compose_check.sh
 
 bench: $(STAMP) sandbox-deps
 	$(PY) bench/run_all.py

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `make images`: everything a Docker deployment runs, built here from nothing
+# (no registry is needed; see README, "Production"):
+#   hotpath-base:bookworm        scripts/build_base_image.sh (debootstrap, cached)
+#   .cache/wheels/               scripts/build_wheelhouse.sh (pip on this host, cached)
+#   hotpath-app:latest           Dockerfile, target app (web, workers, beat)
+#   hotpath-sandbox-cpu:latest   sandbox_images/cpu/Dockerfile (one container per grading run)
+#   hotpath-postgres, -redis, -mailcatcher   deploy/services.Dockerfile (the rest of docker-compose.yml)
+# Installs and starts the engine first where it is missing and we may (scripts/ensure_docker.sh).
+# The GPU images need CUDA wheels of about 3 GB and a GPU host to be of use: built only with --gpu.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GPU=0
+[ "${1:-}" = "--gpu" ] && GPU=1
+
+scripts/ensure_docker.sh
+scripts/build_base_image.sh
+scripts/build_wheelhouse.sh
+
+build() {
+  local tag="$1"; shift
+  local started=$SECONDS
+  echo "Building $tag..."
+  docker build --quiet "$@" -t "$tag" . >/dev/null
+  echo "  $tag in $((SECONDS - started)) s"
+}
+
+build hotpath-app:latest --target app
+build hotpath-sandbox-cpu:latest -f sandbox_images/cpu/Dockerfile
+for service in postgres redis mailcatcher; do
+  build "hotpath-$service:latest" -f deploy/services.Dockerfile --target "$service"
+done
+if [ "$GPU" = 1 ]; then
+  build hotpath-gpu-worker:latest --target gpu-worker
+  build hotpath-sandbox-gpu:latest -f sandbox_images/gpu/Dockerfile
+fi
+docker image ls --filter reference='hotpath-*'

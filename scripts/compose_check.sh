@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# `make compose-check`: the production stack, for real, from a fresh clone of this
+# repository's committed HEAD:
+#   1. builds every image (scripts/build_images.sh: engine, base, wheels, images);
+#   2. starts docker-compose.yml with the mail catcher, waits for web's health check,
+#      loads the question bank;
+#   3. scripts/compose_check.py over HTTP: sign up (and verify the address from the
+#      mail), submit python-loop-to-numpy's model solution and a wrong answer through
+#      the form, wait for accepted and wrong_answer, invite a team member and find
+#      the invitation in the mail catcher;
+#   4. checks beat sent its periodic tasks and a worker ran them;
+#   5. again with two CPU workers (--scale worker-cpu=2): both must take a grading;
+#   6. tears everything down, volumes included. On failure it prints the logs of
+#      the services, and exits 1.
+# Plain HTTP on localhost stands in for the TLS proxy: requests carry X-Forwarded-Proto
+# and cookies are not Secure-only (SECURE_COOKIES=0); everything else is as deployed.
+set -euo pipefail
+REPO="$(cd "$(dirname "$0")/.." && pwd)"
+PYTHON="${PYTHON:-$REPO/.venv/bin/python}"
+[ -x "$PYTHON" ] || PYTHON=python3
+export PYTHON
+STARTED=$SECONDS
+step() { echo "=== [$((SECONDS - STARTED)) s] $*"; }
+
+CLONE="$(mktemp -d /tmp/hotpath-compose-check-XXXXXX)"
+PROJECT="hotpathcheck$$"
+git clone --quiet "$REPO" "$CLONE"
+cd "$CLONE"
+echo "Fresh clone of $(git log --oneline -1) in $CLONE"
+
+free_port() { "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+export SECRET_KEY="$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(50))')"
+export POSTGRES_PASSWORD="$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(32))')"
+export EMAIL_URL=smtp://mailcatcher:1025
+export SECURE_COOKIES=0
+export WEB_PORT="$(free_port)" MAILCATCHER_PORT="$(free_port)"
+export ALLOWED_HOSTS="127.0.0.1,localhost"
+compose() { docker-compose --project-name "$PROJECT" --profile mailcatcher "$@"; }
+
+FAILED=1
+finish() {
+  if [ "$FAILED" = 1 ]; then
+    echo "=== compose-check FAILED; the services' logs:" >&2
+    compose ps >&2 || true
+    for service in migrate web worker-cpu beat mailcatcher postgres redis; do
+      echo "--- $service" >&2
+      compose logs --no-color --tail 80 "$service" >&2 || true
+    done
+  fi
+  step "tearing down (volumes included)"
+  compose down --volumes --remove-orphans --timeout 20 >/dev/null 2>&1 || true
+  rm -rf "$CLONE"
+  [ "$FAILED" = 0 ] && step "compose-check passed" || true
+}
+trap finish EXIT
+
+step "building the images"
+scripts/build_images.sh
+export DOCKER_GID="$(stat -c %g /var/run/docker.sock)"
+
+step "starting the stack"
+compose up -d
+wait_healthy() {
+  local container status
+  container="$(compose ps -q web)"
+  for _ in $(seq 1 90); do
+    status="$(docker inspect --format '{{.State.Health.Status}}' "$container" 2>/dev/null || echo missing)"
+    [ "$status" = healthy ] && return 0
+    sleep 2
+  done
+  echo "web is not healthy after 180 s (last status: $status)" >&2
+  return 1
+}
+wait_healthy
+curl -fsS "http://127.0.0.1:$WEB_PORT/healthz" -H 'Host: not-an-allowed-host.example' >/dev/null \
+  || { echo "/healthz depends on the Host header" >&2; exit 1; }
+step "web is healthy; loading the bank (python-loop-to-numpy is graded below, through the site)"
+compose run --rm --no-deps worker-cpu python manage.py load_bank --skip-validation >/dev/null
+
+step "signing up and grading through the web form"
+"$PYTHON" scripts/compose_check.py --web "http://127.0.0.1:$WEB_PORT" --mail "http://127.0.0.1:$MAILCATCHER_PORT" --invite
+
+step "checking that beat sent its periodic tasks and a worker ran them"
+for _ in $(seq 1 60); do
+  compose logs --no-color beat | grep -q "Sending due task" \
+    && compose logs --no-color worker-cpu | grep -Eq "Task (teams|grader)\.[a-z_]+\[[^]]+\] succeeded" && break
+  sleep 3
+done
+compose logs --no-color beat | grep "Sending due task" | tail -n 2
+compose logs --no-color worker-cpu | grep -E "Task (teams|grader)\.[a-z_]+\[[^]]+\] succeeded" | grep -v grade_submission | tail -n 2 | grep . \
+  || { echo "no periodic task ran on a worker" >&2; exit 1; }
+
+step "once more with two CPU workers"
+compose up -d --scale worker-cpu=2
+for container in $(compose ps -q worker-cpu); do
+  for _ in $(seq 1 60); do
+    docker logs "$container" 2>&1 | grep -q "ready\." && break
+    sleep 2
+  done
+done
+round_two="$(date -u +%Y-%m-%dT%H:%M:%S)"
+"$PYTHON" scripts/compose_check.py --web "http://127.0.0.1:$WEB_PORT" --mail "http://127.0.0.1:$MAILCATCHER_PORT"
+busy=0
+for container in $(compose ps -q worker-cpu); do
+  if docker logs --since "$round_two" "$container" 2>&1 | grep -q "Task grader.grade_submission\[[^]]*\] succeeded"; then
+    busy=$((busy + 1))
+  fi
+done
+echo "$busy of 2 CPU workers graded a submission"
+[ "$busy" = 2 ] || { echo "with two CPU workers, only $busy took work" >&2; exit 1; }
+
+FAILED=0
