@@ -22,7 +22,23 @@ class ErrorSerializer(serializers.Serializer):
     fields = serializers.DictField(required=False, help_text="Per-field problems, for a request that did not validate.")
 
 
-class QuestionFilterSerializer(serializers.Serializer):
+def paginated(item_serializer):
+    """The page envelope of a list endpoint (interview_platform.api.pagination.Pagination)."""
+    fields = {
+        "count": serializers.IntegerField(),
+        "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True),
+        "results": item_serializer(many=True),
+    }
+    return type(f"Paginated{item_serializer.__name__.removesuffix('Serializer')}List", (serializers.Serializer,), fields)
+
+
+class PageParamsSerializer(serializers.Serializer):
+    page = serializers.IntegerField(required=False, min_value=1, max_value=1_000_000, help_text="1-based; past the last page is a 404.")
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=200, help_text="Default 50, at most 200.")
+
+
+class QuestionFilterSerializer(PageParamsSerializer):
     topic = serializers.CharField(required=False, max_length=120, help_text="A topic's name or its slug.")
     kind = serializers.ChoiceField(choices=Kind.choices, required=False)
     difficulty = serializers.ChoiceField(choices=Difficulty.choices, required=False)
@@ -100,7 +116,7 @@ class SubmissionCreateSerializer(serializers.Serializer):
     )
 
 
-class SubmissionFilterSerializer(serializers.Serializer):
+class SubmissionFilterSerializer(PageParamsSerializer):
     exercise = serializers.SlugField(required=False, max_length=120)
     purpose = serializers.ChoiceField(choices=[Purpose.PRACTICE, Purpose.QUICK_CHECK], required=False)
     status = serializers.ChoiceField(choices=Status.CHOICES, required=False)

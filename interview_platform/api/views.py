@@ -38,9 +38,10 @@ def _errors(*codes):
 
 
 def _validated(serializer_class, data):
+    """The query's filters, checked; paging parameters are left to the paginator."""
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    return {name: value for name, value in serializer.validated_data.items() if name not in ("page", "page_size")}
 
 
 def _with_current_version(questions):
@@ -72,7 +73,7 @@ def _filtered_questions(params):
 class QuestionList(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[s.QuestionFilterSerializer], responses={200: s.QuestionSerializer(many=True), **_errors(400)})
+    @extend_schema(parameters=[s.QuestionFilterSerializer], responses={200: s.paginated(s.QuestionSerializer), **_errors(400, 404)})
     def get(self, request):
         params = _validated(s.QuestionFilterSerializer, request.query_params)
         paginator = Pagination()
@@ -92,7 +93,7 @@ class QuestionDetail(APIView):
 class ExerciseList(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[s.QuestionFilterSerializer], responses={200: s.ExerciseSerializer(many=True), **_errors(400)})
+    @extend_schema(parameters=[s.QuestionFilterSerializer], responses={200: s.paginated(s.ExerciseSerializer), **_errors(400, 404)})
     def get(self, request):
         params = _validated(s.QuestionFilterSerializer, request.query_params)
         params.pop("kind", None)
@@ -122,6 +123,13 @@ def own_submissions(user):
     return Submission.objects.filter(user=user, purpose__in=API_PURPOSES).select_related("exercise__question")
 
 
+def own_submission(user, pk):
+    try:
+        return own_submissions(user).get(pk=pk)
+    except Submission.DoesNotExist:
+        raise NotFound(f"You have no submission #{pk}.") from None
+
+
 def _progress(submission):
     return {
         "phase": submission.status,
@@ -140,7 +148,7 @@ def _detail_response(request, submission, status_code=status.HTTP_200_OK):
 class SubmissionList(APIView):
     permission_classes = [IsAuthenticated, TokenMaySubmit]
 
-    @extend_schema(parameters=[s.SubmissionFilterSerializer], responses={200: s.SubmissionSerializer(many=True), **_errors(400, 401)})
+    @extend_schema(parameters=[s.SubmissionFilterSerializer], responses={200: s.paginated(s.SubmissionSerializer), **_errors(400, 401, 404)})
     def get(self, request):
         params = _validated(s.SubmissionFilterSerializer, request.query_params)
         submissions = own_submissions(request.user).order_by("-created_at", "-id")
@@ -166,7 +174,7 @@ class SubmissionList(APIView):
             submission = grader_services.submit_practice(request.user, exercise, data["code"], purpose=data["purpose"])
         except ValidationError as exc:
             raise from_service_error(exc) from None
-        return _detail_response(request, own_submissions(request.user).get(pk=submission.pk), status.HTTP_201_CREATED)
+        return _detail_response(request, own_submission(request.user, submission.pk), status.HTTP_201_CREATED)
 
 
 class SubmissionDetail(APIView):
@@ -174,7 +182,7 @@ class SubmissionDetail(APIView):
 
     @extend_schema(responses={200: s.SubmissionDetailSerializer, **_errors(401, 404)})
     def get(self, request, pk):
-        return _detail_response(request, get_object_or_404(own_submissions(request.user), pk=pk))
+        return _detail_response(request, own_submission(request.user, pk))
 
 
 class SubmissionTimings(APIView):
@@ -187,19 +195,20 @@ class SubmissionTimings(APIView):
         }
     )
     def get(self, request, pk):
-        submission = get_object_or_404(own_submissions(request.user), pk=pk)
-        data = submission.timings()
+        data = own_submission(request.user, pk).timings()
         if data is None:
             raise ApiError(404, "no_timings", "This submission has no timed calls (a quick check, a failure, or not graded yet).")
         return Response(data)
 
 
 def _board_page(request, queryset):
-    params = _validated(s.BoardFilterSerializer, {"page": request.query_params.get("page", 1)})
+    serializer = s.BoardFilterSerializer(data={"page": request.query_params.get("page", 1)})
+    serializer.is_valid(raise_exception=True)
+    number = serializer.validated_data["page"]
     paginator = Paginator(queryset, boards.PAGE_SIZE)
-    if params["page"] > paginator.num_pages:
+    if number > paginator.num_pages:
         raise NotFound(f"The board has {paginator.num_pages} page(s).")
-    return paginator.page(params["page"])
+    return paginator.page(number)
 
 
 def _score_row(score, rank, user):

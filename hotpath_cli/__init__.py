@@ -1,0 +1,1 @@
+"""`hotpath`: practise Hotpath exercises from your own editor and terminal, through the public API."""

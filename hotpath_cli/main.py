@@ -1,0 +1,195 @@
+"""hotpath: login, list, pull, check, submit, show, leaderboard. See `hotpath --help`.
+
+Exit status: 0 done (and, for check/submit --wait, accepted); 1 graded but not accepted;
+2 anything the user can fix (a message says what); 130 interrupted."""
+import argparse
+import getpass
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import config
+from .client import Api
+from .errors import CliError
+from .render import exercise_readme, format_board, format_submission, format_table
+
+POLL_INTERVAL_S = 1.0
+SPINNER = "|/-\\"
+NOT_ACCEPTED = 1
+
+
+def read_code(path):
+    """The file's text; a clear error for a missing file or one that is not UTF-8."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"No such file: {path}") from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise CliError(f"Cannot read {path}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CliError(
+            f"{path} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); save it as UTF-8 and try again."
+        ) from None
+
+
+def api_from_config():
+    return Api(*config.load())
+
+
+def cmd_login(args):
+    token = os.environ.get("HOTPATH_TOKEN") or getpass.getpass("Personal access token (from your profile page): ")
+    token = token.strip()
+    if not token:
+        raise CliError("No token given.")
+    me = Api(args.server, token).get("me/")
+    path = config.save(args.server.rstrip("/"), token)
+    scope = me["token"]["scope"] if me.get("token") else "session"
+    print(f"Logged in to {args.server} as {me['username']} (token scope: {scope}; expires {me['token']['expires_at'][:10]}).")
+    print(f"Saved to {path} (readable by you only).")
+    return 0
+
+
+def cmd_list(args):
+    path = "exercises/" if args.kind == "coding" else "questions/"
+    rows = api_from_config().all_pages(path, topic=args.topic, kind=None if args.kind == "coding" else args.kind, difficulty=args.difficulty)
+    if not rows:
+        print("Nothing matches.")
+        return 0
+    print(format_table(["slug", "kind", "difficulty", "topic"], [[r["slug"], r["kind"], r["difficulty"], r["topic"]] for r in rows]))
+    return 0
+
+
+def cmd_pull(args):
+    exercise = api_from_config().get(f"exercises/{args.slug}/")
+    folder = Path(args.dir or args.slug)
+    folder.mkdir(parents=True, exist_ok=True)
+    starter = folder / "starter.py"
+    if starter.exists() and not args.force:
+        raise CliError(f"{starter} exists; pass --force to overwrite it.")
+    starter.write_text(exercise["starter_code"], encoding="utf-8")
+    (folder / "README.md").write_text(exercise_readme(exercise), encoding="utf-8")
+    print(f"Wrote {starter} and {folder / 'README.md'} (v{exercise['version']}: define {exercise['entry_point']}).")
+    print(f"Next: edit {starter}, then `hotpath check {args.slug} {starter}` or `hotpath submit {args.slug} {starter} --wait`.")
+    return 0
+
+
+def wait_for(api, submission, show_progress):
+    """Poll until graded, drawing the phase, queue position and elapsed time on stderr."""
+    started = time.monotonic()
+    tick = 0
+    while not submission["is_final"]:
+        if show_progress:
+            progress = submission["progress"]
+            phase = progress["phase"]
+            if phase == "queued" and progress.get("queue_position") is not None:
+                phase = f"queued, {progress['queue_position']} ahead"
+            if progress.get("waiting_for_gpu"):
+                phase += ", waiting for a GPU worker"
+            line = f"\r{SPINNER[tick % len(SPINNER)]} submission {submission['id']}: {phase}  {time.monotonic() - started:5.0f} s "
+            sys.stderr.write(line.ljust(72))
+            sys.stderr.flush()
+        tick += 1
+        time.sleep(POLL_INTERVAL_S)
+        submission = api.get(f"submissions/{submission['id']}/")
+    if show_progress:
+        sys.stderr.write(f"\r{'':72}\r")
+        sys.stderr.flush()
+    return submission
+
+
+def submit(args, purpose):
+    code = read_code(args.file)
+    api = api_from_config()
+    submission = api.post("submissions/", {"exercise": args.slug, "code": code, "purpose": purpose})
+    if not args.wait:
+        if args.json:
+            print(json.dumps(submission, indent=1))
+        else:
+            print(f"Submitted #{submission['id']} ({submission['status']}): {submission['web_url']}")
+        return 0
+    submission = wait_for(api, submission, show_progress=not args.json and sys.stderr.isatty())
+    print(json.dumps(submission, indent=1) if args.json else format_submission(submission))
+    return 0 if submission["accepted"] else NOT_ACCEPTED
+
+
+def cmd_check(args):
+    args.wait, args.json = True, getattr(args, "json", False)
+    return submit(args, "check")
+
+
+def cmd_submit(args):
+    return submit(args, "practice")
+
+
+def cmd_show(args):
+    submission = api_from_config().get(f"submissions/{args.submission}/")
+    print(json.dumps(submission, indent=1) if args.json else format_submission(submission))
+    return 0
+
+
+def cmd_leaderboard(args):
+    board = api_from_config().get(f"leaderboards/exercises/{args.slug}/", hardware=args.hardware, page=args.page)
+    print(format_board(board))
+    return 0
+
+
+def parser():
+    top = argparse.ArgumentParser(prog="hotpath", description="Practise Hotpath exercises from your own editor and terminal.")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    login = commands.add_parser("login", help="store a personal access token for a server")
+    login.add_argument("--server", required=True, help="e.g. http://127.0.0.1:8000")
+    login.set_defaults(run=cmd_login)
+
+    listing = commands.add_parser("list", help="list questions and exercises")
+    listing.add_argument("--topic", help="a topic's name or slug")
+    listing.add_argument("--kind", choices=["concept", "numeric", "coding"])
+    listing.add_argument("--difficulty", choices=["easy", "medium", "hard"])
+    listing.set_defaults(run=cmd_list)
+
+    pull = commands.add_parser("pull", help="write an exercise's starter and contract into a folder")
+    pull.add_argument("slug")
+    pull.add_argument("--dir", help="the folder (default: the slug)")
+    pull.add_argument("--force", action="store_true", help="overwrite an existing starter.py")
+    pull.set_defaults(run=cmd_pull)
+
+    check = commands.add_parser("check", help="quick check: small inputs, correctness only; waits for the verdict")
+    check.add_argument("slug")
+    check.add_argument("file")
+    check.add_argument("--json", action="store_true", help="print the submission as JSON")
+    check.set_defaults(run=cmd_check)
+
+    submit_cmd = commands.add_parser("submit", help="submit for grading (speed and memory against the reference)")
+    submit_cmd.add_argument("slug")
+    submit_cmd.add_argument("file")
+    submit_cmd.add_argument("--wait", action="store_true", help="show progress, then the verdict; exit 1 unless accepted")
+    submit_cmd.add_argument("--json", action="store_true", help="print the submission as JSON")
+    submit_cmd.set_defaults(run=cmd_submit)
+
+    show = commands.add_parser("show", help="show one of your submissions")
+    show.add_argument("submission", type=int)
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(run=cmd_show)
+
+    board = commands.add_parser("leaderboard", help="an exercise's leaderboard and your place on it")
+    board.add_argument("slug")
+    board.add_argument("--hardware", help="cpu (default) or a GPU model")
+    board.add_argument("--page", type=int, default=1)
+    board.set_defaults(run=cmd_leaderboard)
+    return top
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except CliError as exc:
+        print(f"hotpath: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("\nhotpath: interrupted", file=sys.stderr)
+        return 130

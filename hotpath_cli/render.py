@@ -1,0 +1,86 @@
+"""Plain-text views of what the API returns."""
+from .errors import CliError
+
+MISSING = "-"
+
+
+def format_table(headers, rows):
+    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
+    lines = ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [headers, *rows]]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(lines)
+
+
+def _times(value):
+    return MISSING if value is None else f"{value:.3g}x"
+
+
+def _seconds(value):
+    if value is None:
+        return MISSING
+    if value < 1e-3:
+        return f"{value * 1e6:.3g} us"
+    if value < 1:
+        return f"{value * 1e3:.3g} ms"
+    return f"{value:.3g} s"
+
+
+def _mib(value):
+    return MISSING if value is None else f"{value / 1024**2:,.1f} MiB"
+
+
+def format_submission(submission):
+    if not submission["is_final"]:
+        position = submission["progress"].get("queue_position")
+        ahead = f" ({position} ahead)" if position is not None else ""
+        return f"Submission #{submission['id']} on {submission['exercise']}: {submission['status']}{ahead}\n{submission['web_url']}"
+    lines = [f"Submission #{submission['id']} on {submission['exercise']} (v{submission['exercise_version']}, {submission['purpose']})"]
+    lines.append(f"Verdict: {submission['verdict_label'] or submission['verdict']}")
+    if submission.get("message"):
+        lines.append(submission["message"].strip())
+    if submission["speedup"] is not None:
+        interval = submission["speedup_ci"]
+        ci = f" (95% CI {_times(interval[0])} to {_times(interval[1])})" if interval else ""
+        lines.append(f"Speedup: {_times(submission['speedup'])} against the reference{ci}")
+    if submission["peak_memory_bytes"] is not None:
+        lines.append(f"Peak memory: {_mib(submission['peak_memory_bytes'])} (reference {_mib(submission['reference_peak_memory_bytes'])})")
+    sizes = submission.get("sizes") or []
+    if sizes:
+        rows = [[f"{s['size']:,}", _seconds(s["time_s"]), _seconds(s["reference_time_s"]), _times(s["speedup"]), s["pairs"] or MISSING] for s in sizes]
+        lines.append("")
+        lines.append(format_table(["size", "yours", "reference", "speedup", "pairs"], rows))
+    lines.append("")
+    lines.append(submission["web_url"])
+    return "\n".join(lines)
+
+
+def format_board(board):
+    if board["hardware"] is None:
+        return f"No accepted submissions on {board['exercise']} yet."
+    if board["hardware"] not in board["hardware_available"]:
+        raise CliError(f"No results on {board['hardware']!r}; boards exist for: {', '.join(board['hardware_available']) or 'none'}.")
+    rows = [
+        [row["rank"], row["name"] + (" (you)" if row["is_you"] else ""), _times(row["speedup"]), _mib(row["peak_memory_bytes"]), f"v{row['exercise_version']}"]
+        for row in board["results"]
+    ]
+    text = [f"{board['exercise']} on {board['hardware']} (page {board['page']} of {board['pages']}, {board['count']} people)"]
+    text.append(format_table(["rank", "name", "speedup", "memory", "version"], rows))
+    you = board.get("you")
+    text.append(f"Your place: #{you['rank']} at {_times(you['speedup'])}." if you else "You are not on this board yet.")
+    return "\n".join(text)
+
+
+def exercise_readme(exercise):
+    limits = exercise["limits"]
+    facts = [
+        f"- Define `{exercise['entry_point']}`; it runs on the {exercise['target'].upper()}"
+        + (f" and may import {', '.join(exercise['allowed_imports'])}." if exercise["allowed_imports"] else "."),
+        f"- Benchmark sizes: {', '.join(map(str, exercise['sizes']))}; quick-check sizes: {', '.join(map(str, exercise['check_sizes'])) or MISSING}.",
+        f"- Limits: {limits['time_s']:g} s, {limits['memory_mb']:g} MB memory, {limits['processes']} processes, "
+        f"{limits['output_kb']:g} KB output, {limits['disk_mb']:g} MB scratch disk.",
+    ]
+    parts = [f"# {exercise['title']} (v{exercise['version']})", "", *facts, "", exercise["prompt"].strip(), ""]
+    if exercise["hints"].strip():
+        parts += ["## Hints", "", exercise["hints"].strip(), ""]
+    parts += [f"Web page: {exercise['web_url']}", ""]
+    return "\n".join(parts)

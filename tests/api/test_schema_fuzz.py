@@ -1,0 +1,48 @@
+"""Schemathesis fuzzes every operation of /api/v1/schema on a live server: no response
+may be a server error (5xx), use an undocumented status, or break the schema."""
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from grader.models import Submission
+from interview_platform.api import tokens
+from interview_platform.api.models import Scope
+
+from .conftest import GRADED_REPORT
+
+EXAMPLES_PER_OPERATION = 40
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+
+@pytest.fixture
+def fuzzer_token(live_server, transactional_db, make_user, exercise_version, queued, settings):
+    """A user with a graded submission and a submit token; grading tasks are recorded, not queued."""
+    settings.SUBMISSION_MAX_QUEUED_PER_USER = 3
+    fuzzer = make_user("fuzzer")
+    Submission.objects.create(
+        user=fuzzer, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted", report=GRADED_REPORT,
+        speedup=41.5, speedup_ci_low=39.0, speedup_ci_high=44.0, hardware="cpu",
+    )
+    return tokens.create_token(fuzzer, "fuzz", Scope.SUBMIT, 7)[1]
+
+
+def test_api_conforms_to_its_schema(live_server, fuzzer_token):
+    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/schema")
+    headers = {"Authorization": f"Bearer {fuzzer_token}"}
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 10
+    for operation in operations:
+
+        @given(case=operation.as_strategy())
+        @hypothesis_settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        def fuzz(case):
+            case.call_and_validate(base_url=live_server.url, headers=headers, checks=CHECKS)
+
+        fuzz()
