@@ -61,7 +61,9 @@ def test_outsider_gets_404_on_page_and_status(client, outsider, submission):
 
 def test_staff_may_look(client, staff_author, submission):
     client.force_login(staff_author)
-    assert client.get(reverse("grader:detail", args=[submission.pk])).status_code == 200
+    response = client.get(reverse("grader:detail", args=[submission.pk]))
+    assert response.status_code == 200 and response.context["submission"] == submission
+    assert "return x * 3.0 + 1.0" in response.content.decode()
 
 
 def test_anonymous_is_sent_to_sign_in(client, submission, exercise_version):

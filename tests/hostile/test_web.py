@@ -195,7 +195,9 @@ def test_submit_with_a_csrf_token_works(db, candidate, exercise_version):
     page = client.get(reverse("questions:detail", args=[exercise_version.question.slug]))
     token = page.cookies["csrftoken"].value if "csrftoken" in page.cookies else client.cookies["csrftoken"].value
     response = client.post(submit_url(exercise_version), {"code": "def transform(x):\n    return x\n", "csrfmiddlewaretoken": token})
-    assert response.status_code == 302
+    submission = Submission.objects.get()
+    assert response.status_code == 302 and response["Location"] == submission.get_absolute_url()
+    assert submission.user == candidate and submission.code == "def transform(x):\n    return x\n"
 
 
 # -- text never runs as script ---------------------------------------------------------
