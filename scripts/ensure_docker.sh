@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure a Docker engine answers on this machine: installs Debian's engine
 # (docker.io, with debootstrap for the base image and docker-compose 1.29) when
-# it is missing and we may (root with apt-get), and starts dockerd by hand where
+# it is missing and we may (root with apt-get; not with --no-install), and starts dockerd by hand where
 # no service manager runs it. Exits non-zero, saying why, when no engine can be
 # reached; the real-engine tests and `make images` rely on that message.
 set -euo pipefail
@@ -52,6 +52,7 @@ start_dockerd() {
   return 1
 }
 
-install_missing
+# --no-install: only find or start an engine (what the tests do); never run apt-get.
+[ "${1:-}" = "--no-install" ] || install_missing
 engine_answers || start_dockerd
 echo "Docker engine $(docker version --format '{{.Server.Version}}') ($(docker info --format '{{.Driver}}, cgroup v{{.CgroupVersion}}' 2>/dev/null))"

@@ -3,6 +3,15 @@ member) live in tests/teams/conftest.py beside the tests that use them."""
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.sandbox_backends import BACKENDS, require_backend
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def sandbox_backend(request):
+    """'bwrap' or 'docker': a test that takes it runs on both (tests/sandbox_backends.py)."""
+    require_backend(request.param)
+    return request.param
+
 
 @pytest.fixture
 def make_user(db):
