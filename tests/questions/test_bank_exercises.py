@@ -13,7 +13,7 @@ from questions.loader import default_bank_dir, read_bank
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
-NEW_EXERCISES = ("softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec")
+NEW_EXERCISES = ("softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec", "parse-int-csv")
 
 
 def bank_exercise(slug):
@@ -132,6 +132,28 @@ WRONG_ANSWERS = {
             if indptr.shape[0] == 1:
                 return np.zeros(0)
             return np.add.reduceat(data * x[indices], indptr[:-1])
+        """,
+        {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR},
+    ),
+    "integers parsed through float64 (exact only below 2**53)": (
+        "parse-int-csv",
+        """
+        import numpy as np
+
+        def parse_ints(buf):
+            if buf.size == 0:
+                return np.zeros(0, dtype=np.int64)
+            return np.fromstring(buf.tobytes(), dtype=np.float64, sep=",").astype(np.int64)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "integers parsed as int32 (same dtype kind, too narrow)": (
+        "parse-int-csv",
+        """
+        import numpy as np
+
+        def parse_ints(buf):
+            return np.array(buf.tobytes().split(b",") if buf.size else [], dtype=np.int32)
         """,
         {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR},
     ),
