@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "interview_platform.api",
+    "interview_platform.mydata",
 ]
 
 MIDDLEWARE = [

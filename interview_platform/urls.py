@@ -12,5 +12,6 @@ urlpatterns = [
     path("teams/", include("interview_platform.teams.urls")),
     path("leaderboards/", include("interview_platform.leaderboards.urls")),
     path("api/", include("interview_platform.api.urls")),
+    path("my-data/", include("interview_platform.mydata.urls")),
     path("admin/", admin.site.urls),
 ]
