@@ -134,6 +134,23 @@ def _binds_at_top_level(tree, name):
     return False
 
 
+def imported_libraries(source, allowed=None):
+    """The absolute module names `source` imports (within `allowed`, a set of
+    top-level names, when given), in order. Unparsable source imports nothing."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    wanted = [name for name in names if allowed is None or name.split(".")[0] in allowed]
+    return list(dict.fromkeys(wanted))
+
+
 def guarded_builtins(allowed_imports):
     """The builtins a submission's module runs with: the banned names are gone
     and `__import__` admits only the exercise's modules (checked on every

@@ -6,6 +6,7 @@ stdout line. It exits 0 whenever it printed a report, whatever the verdict.
 """
 import math
 import os
+import signal
 import sys
 import time
 
@@ -61,6 +62,10 @@ def main(argv):
     # ptrace or /proc/<pid>/mem, fd or environ.
     procs.set_dumpable(False)
     procs.become_subreaper()
+    # Python turns SIGINT into KeyboardInterrupt. With the default action instead, the
+    # kernel drops a SIGINT sent from inside the sandbox to the supervisor, its pid
+    # namespace's init, as it drops every signal init has no handler for.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     secret = read_secret()
     sys.setswitchinterval(0.0005)
     job_dir = os.path.abspath(argv[1] if len(argv) > 1 else "/job")

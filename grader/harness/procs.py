@@ -1,10 +1,11 @@
 """Process facts and control through /proc and prctl (Linux only).
 
-The supervisor is a child subreaper, so every process the runners start,
-even one that double-forks or calls setsid, stays in the supervisor's tree.
-"Every other process in the sandbox" is therefore "every descendant of the
-supervisor"; that is also what keeps this safe to run outside a sandbox (in
-the tests) where /proc shows the whole machine.
+In the sandbox the supervisor is the pid namespace's init (pid 1): /proc
+shows only the sandbox's processes, and every one of them but the supervisor
+is "another process" to freeze. Outside a sandbox (in the tests, where /proc
+shows the whole machine) the supervisor is a child subreaper, so every process
+the runners start, even one that double-forks or calls setsid, stays in its
+tree, and "every other process" is every descendant of the supervisor.
 """
 import ctypes
 import os
@@ -17,6 +18,12 @@ PR_SET_CHILD_SUBREAPER = 36
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
 STOPPED_STATES = frozenset("TtZX")
+#: How long a SIGSTOP may take to show before the freeze counts as failed.
+FREEZE_CONFIRM_S = 0.5
+
+
+class FreezeFailed(Exception):
+    """A process in the sandbox could not be confirmed stopped."""
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -195,12 +202,6 @@ def current_cpu():
     return int(raw[raw.rfind(b")") + 2:].split()[36])
 
 
-def affinity_within(pid, cpus):
-    """Whether every thread of `pid` may run only on CPUs in `cpus` (True when
-    `pid` is gone: nothing of it can run anywhere)."""
-    return all(affinity <= cpus for _nice, affinity, _policy in scheduling(pid))
-
-
 def send_signal(pids, signum):
     for pid in pids:
         try:
@@ -209,41 +210,67 @@ def send_signal(pids, signum):
             pass
 
 
-def wait_until_stopped(pids, timeout_s=0.5):
-    """SIGSTOP takes effect asynchronously; wait until the kernel shows it."""
+def _stopped(pid):
+    """Whether every thread of `pid` is stopped (or gone): a group stop reaches
+    each thread on its own, and a process whose main thread has exited shows
+    that thread as a zombie while the others may still run."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True
+    for tid in tids:
+        facts = read_stat(f"{pid}/task/{tid}")
+        if facts is not None and facts[0] not in STOPPED_STATES:
+            return False
+    return True
+
+
+def wait_until_stopped(pids, timeout_s=FREEZE_CONFIRM_S):
+    """SIGSTOP takes effect asynchronously; wait until the kernel shows it.
+    True when every process in `pids` is confirmed stopped."""
     deadline = time.monotonic() + timeout_s
     pending = set(pids)
-    while pending and time.monotonic() < deadline:
-        for pid in list(pending):
-            facts = read_stat(pid)
-            if facts is None or facts[0] in STOPPED_STATES:
-                pending.discard(pid)
-        if pending:
-            time.sleep(0.0002)
+    while pending:
+        pending = {pid for pid in pending if not _stopped(pid)}
+        if not pending or time.monotonic() >= deadline:
+            break
+        time.sleep(0.0002)
     return not pending
 
 
+def sandbox_pids(parents=None):
+    """Every process of the sandbox but this one (see the module docstring)."""
+    me = os.getpid()
+    parents = parent_map() if parents is None else parents
+    if me == 1:
+        return [pid for pid in parents if pid != me]
+    return descendants(me, parents)
+
+
 def freeze_all_except(active_pid=None):
-    """SIGSTOP every descendant of this process outside `active_pid`'s tree.
+    """SIGSTOP every other process of the sandbox outside `active_pid`'s tree,
+    and confirm that each one has stopped (FreezeFailed otherwise).
 
     Rescans until no new process appears (a process stopped mid-fork can
     leave a child that the previous scan missed). Returns how many processes
-    the tree holds in total.
+    the sandbox holds besides this one.
     """
-    me = os.getpid()
     signalled = set()
-    tree = []
+    others = []
     for _ in range(64):
         parents = parent_map()
-        tree = descendants(me, parents)
+        others = sandbox_pids(parents)
         keep = set(subtree(active_pid, parents)) if active_pid else set()
-        targets = [pid for pid in tree if pid not in keep and pid not in signalled]
+        targets = [pid for pid in others if pid not in keep and pid not in signalled]
         if not targets:
             break
         send_signal(targets, signal.SIGSTOP)
         signalled.update(targets)
-    wait_until_stopped(signalled)
-    return len(tree)
+    else:
+        raise FreezeFailed("processes kept appearing while the sandbox was being paused")
+    if not wait_until_stopped(signalled):
+        raise FreezeFailed("a process did not stop when paused")
+    return len(others)
 
 
 def resume_tree(root):

@@ -1,7 +1,7 @@
 """One side of the comparison: a process that loads reference.py or
 submission.py and calls its entry point when the supervisor says so.
 
-    python3 -I -B runner.py ROLE SOCKET_FD MODULE_PATH ENTRY_POINT TARGET MEMORY_LIMIT ALLOWED_IMPORTS_JSON
+    python3 -I -B runner.py ROLE SOCKET_FD MODULE_PATH ENTRY_POINT TARGET MEMORY_LIMIT ALLOWED_IMPORTS_JSON CPUS_JSON
 
 Both sides run this same file, so both pay the same overhead per call. On
 GPU a call is three messages, "stage", "call" and "fetch", so that only the
@@ -16,6 +16,8 @@ write its memory; it becomes dumpable only between "arm" and the next message, w
 the supervisor holds every other process stopped, so the supervisor can reset
 its peak-RSS counter.
 """
+import functools
+import importlib
 import json
 import linecache
 import os
@@ -43,7 +45,7 @@ if __name__ == "__main__":
 
 import numpy as np  # noqa: E402
 
-from . import imports, ipc, procs  # noqa: E402
+from . import imports, ipc, procs, syscalls  # noqa: E402
 
 MAX_TRACEBACK_LINES = 40
 MAX_TRACEBACK_CHARS = 8000
@@ -51,7 +53,7 @@ DISPLAY_NAMES = {"submission": "solution.py", "reference": "reference.py"}
 
 
 class Runner:
-    def __init__(self, role, channel, module_path, entry_point, target, allowed_imports):
+    def __init__(self, role, channel, module_path, entry_point, target, allowed_imports, confine=None):
         self.role = role
         self.channel = channel
         self.module_path = module_path
@@ -64,8 +66,20 @@ class Runner:
         self.staged_args = None
         self.result = None
         self.error = None
+        # Installs the system-call filter (syscalls.confine_runner in a runner
+        # process; tests that serve a Runner on a thread pass none).
+        self.confine = confine
+
+    @functools.cached_property
+    def source(self):
+        with open(self.module_path, encoding="utf-8") as handle:
+            return handle.read()
 
     def serve(self):
+        try:
+            self.prepare()
+        except (ipc.ChannelClosed, ipc.ProtocolError):
+            return
         try:
             hardware = self.load()
         except BaseException as exc:
@@ -102,13 +116,32 @@ class Runner:
             return False
         return True
 
+    def prepare(self):
+        """Everything before the module's own code runs: the libraries it imports
+        are loaded (their memory is not the module's doing), the runner is
+        confined by its system-call filter, and "ready" lets the supervisor take
+        the memory baseline while this process waits for "load". What the
+        module allocates from its first line on counts against it."""
+        allowed = None if self.role == "reference" else imports.allowed_modules(self.allowed_imports)
+        for name in imports.imported_libraries(self.source, allowed):
+            try:
+                importlib.import_module(name)
+            except BaseException:
+                pass  # the module's own import statement reports it
+        if self.confine is not None:
+            self.confine()
+        self.channel.send({"op": "ready"})
+        message, fds = self.channel.receive()
+        ipc.close_fds(fds)
+        if message.get("op") != "load":
+            raise ipc.ProtocolError("expected load")
+
     def load(self):
         if self.target == "gpu":
             from .gpu import Device
 
             self.device = Device()
-        with open(self.module_path, encoding="utf-8") as handle:
-            source = handle.read()
+        source = self.source
         code = compile(source, self.module_path, "exec", dont_inherit=True)
         linecache.cache[self.module_path] = (len(source), None, source.splitlines(True), self.module_path)
         module = types.ModuleType(self.role)
@@ -304,12 +337,16 @@ def _limit_resources(memory_limit_bytes, target):
 
 
 def main(argv):
-    role, sock_fd, module_path, entry_point, target, memory_limit, allowed_json = argv[1:8]
+    role, sock_fd, module_path, entry_point, target, memory_limit, allowed_json, cpus_json = argv[1:9]
     procs.die_with_parent()
+    cpus = json.loads(cpus_json)
+    if cpus:
+        # Pinned before anything of the module runs; the filter then keeps every thread there.
+        os.sched_setaffinity(0, cpus)
     procs.set_dumpable(role != "reference")
     _limit_resources(int(memory_limit), target)
     channel = ipc.Channel(socket.socket(fileno=int(sock_fd)))
-    Runner(role, channel, module_path, entry_point, target, json.loads(allowed_json)).serve()
+    Runner(role, channel, module_path, entry_point, target, json.loads(allowed_json), confine=syscalls.confine_runner).serve()
 
 
 if __name__ == "__main__":

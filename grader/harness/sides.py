@@ -55,7 +55,7 @@ NS = 1_000_000_000
 
 @dataclass
 class CallOutcome:
-    status: str  # ok | error | timeout | memory | output | died | protocol | tampered
+    status: str  # ok | error | timeout | memory | output | died | protocol | tampered | unfrozen
     seconds: float = 0.0
     value: object = None
     error: dict = field(default_factory=dict)
@@ -96,6 +96,8 @@ class Side:
         self.outside_cpu_seconds = 0.0
         self.load_sampler = None
         self.expected_scheduling = None
+        # Resident memory before the module's own code ran (see wait_hello).
+        self.baseline_bytes = 0
 
     @property
     def pid(self):
@@ -110,7 +112,7 @@ class Side:
         command = [
             sys.executable, "-I", "-B", os.path.join(self.harness_dir, "runner.py"), self.role,
             str(theirs.fileno()), self.module_path, self.job.entry_point, self.job.target,
-            str(self.memory_limit_bytes), json.dumps(self.job.allowed_imports),
+            str(self.memory_limit_bytes), json.dumps(self.job.allowed_imports), json.dumps(sorted(self.cpus or ())),
         ]
         try:
             self.process = subprocess.Popen(
@@ -133,8 +135,13 @@ class Side:
         self.load_sampler.start()
 
     def wait_hello(self, deadline_ns):
-        """CallOutcome of loading the module (status ok carries the hardware name)."""
+        """CallOutcome of loading the module (status ok carries the hardware name).
+        The memory baseline is taken first, while the runner waits at "ready"
+        with its libraries loaded and none of the module's code run."""
         try:
+            self._await("ready", deadline_ns)
+            self.baseline_bytes = procs.tree_rss_bytes([self.pid])
+            self.channel.send({"op": "load"})
             message, fds = self.channel.receive(deadline_ns)
             ipc.close_fds(fds)
             if message.get("op") != "hello":
@@ -148,7 +155,7 @@ class Side:
         except TimeoutError:
             self.kill()
             outcome = CallOutcome("timeout")
-        except ipc.ChannelClosed:
+        except (ipc.ChannelClosed, BrokenPipeError, ConnectionResetError):
             outcome = self._death()
         except ipc.ProtocolError as exc:
             self.kill()
@@ -167,7 +174,10 @@ class Side:
         only) the runner computes nothing and returns a blank answer of that shape.
         `answer_bytes` (CPU) pre-allocates that much of the result memfd before
         the clock starts (ipc.spare_result_memfd); 0 lets the runner allocate."""
-        process_count = procs.freeze_all_except(self.pid)
+        try:
+            process_count = procs.freeze_all_except(self.pid)
+        except procs.FreezeFailed as exc:
+            return CallOutcome("unfrozen", detail=str(exc))
         if self.role == "reference" and not procs.scheduling(self.pid) <= self.expected_scheduling:
             self.kill()
             return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
@@ -209,7 +219,10 @@ class Side:
             outcome = CallOutcome("protocol", detail=repr(exc)[:300])
         finally:
             sampler.finish()
-        procs.freeze_all_except(None)
+        try:
+            procs.freeze_all_except(None)
+        except procs.FreezeFailed as exc:
+            return CallOutcome("unfrozen", detail=str(exc))
         seconds = clock.seconds("call") or 0.0
 
         if sampler.breached_bytes is not None:

@@ -61,6 +61,18 @@ OUTSIDE_CPU_FRACTION = 0.02
 COPY_PHASE_SLACK = (0.002, 0.5)
 #: Appended to the learner's message on GPU exercises.
 GPU_TIMING_NOTE = "On the GPU, copying data between host and device is not part of the timed region."
+#: How much CPU time a call may show beyond its wall time before it counts as
+#: more than one CPU: a fraction of the wall time, plus clock ticks (CPU time
+#: is counted in ticks, so a short call can read up to a tick or two over).
+ONE_CPU_SLACK = (0.10, 2)
+#: The learner's message when the sandbox could not be paused around a timed call.
+UNFROZEN_MESSAGE = (
+    "A process your code started could not be paused {where} ({detail}). Each side is timed with every other "
+    "process in the sandbox stopped, so this run cannot be measured."
+)
+#: A reference call that times out after less than this share of the whole
+#: budget stopped because the budget was spent, not because it hangs.
+REFERENCE_HANG_SHARE = 0.5
 #: Signals that only another process can have sent to the reference.
 EXTERNAL_SIGNALS = frozenset({9, 15, 1, 2, 3, 10, 12, 14})
 
@@ -137,7 +149,6 @@ class Grading:
         self.scratch = None
         self.first_call_s = None
         self.records = {}
-        self.baselines = {}
         self.edge_count = 0
 
     # -- the run --------------------------------------------------------------
@@ -207,7 +218,10 @@ class Grading:
             if outcome.status != "ok":
                 self._fail(role, outcome, "while loading the module")
         self.report["hardware"] = self.sides["reference"].hardware or "cpu"
-        procs.freeze_all_except(None)
+        try:
+            procs.freeze_all_except(None)
+        except procs.FreezeFailed as exc:
+            raise Finished(feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=exc, where="after loading the modules")) from None
 
     def _edge_inputs(self):
         for size in self.job.edge_sizes:
@@ -242,7 +256,7 @@ class Grading:
                 record.transfer.extend(echoes or ())
                 for role, outcome in outcomes.items():
                     record.times[role].append(outcome.seconds)
-                    record.peaks[role].append(self._peak_bytes(role, size, outcome))
+                    record.peaks[role].append(self._peak_bytes(role, outcome))
                     if self.job.target == "gpu":
                         record.staging[role].append(outcome.staging_seconds)
                         record.fetching[role].append(outcome.fetch_seconds)
@@ -282,10 +296,7 @@ class Grading:
                     if self.first_call_s is None:
                         self.first_call_s = outcome.seconds
                     self._check_inputs_untouched(bundles[role], label, record)
-                    self._check_cpus_kept()
-                if record is not None:
-                    self.baselines.setdefault((role, record.size), outcome.base_tree_bytes)
-                    self.baselines[(role, record.size)] = min(self.baselines[(role, record.size)], outcome.base_tree_bytes)
+                    self._check_one_cpu(outcome, label)
                 outcomes[role] = outcome
                 if role == "reference" and record is not None:
                     record.answer_bytes = outcome.answer_bytes
@@ -358,28 +369,31 @@ class Grading:
                 {"input": label, "modified_arguments": [position + 1 for position in changed]},
             )
 
-    def _check_cpus_kept(self):
-        """Code under test gets one CPU (see _pin_cpus); widening its own
-        affinity, or a child's, would let threads use more than the reference
-        had."""
-        side = self.sides["submission"]
-        members = procs.accountable(side.pid, side.trusted_peers)
-        if not all(procs.affinity_within(pid, self.runner_cpus) for pid in members):
+    def _check_one_cpu(self, outcome, label):
+        """Code under test gets one CPU: the runner is pinned before the module
+        loads and its system-call filter (syscalls.RUNNER_DENIED) refuses any
+        change of affinity, so the kernel keeps every thread and child there.
+        CPU time beyond the call's wall time would mean more than one CPU worked
+        on it anyway; it is reported, never accepted as a speedup."""
+        allowance = ONE_CPU_SLACK[0] * outcome.seconds + ONE_CPU_SLACK[1] / procs.TICKS_PER_SECOND
+        if outcome.cpu_seconds > outcome.seconds + allowance:
             raise Finished(
                 feedback.REJECTED,
-                "Your code changed the CPUs it may run on. Grading runs both sides on one CPU; "
-                "leave the CPU affinity of your process and its threads as it is.",
+                f"Your code used {outcome.cpu_seconds:.3f} s of CPU time in a call that took {outcome.seconds:.3f} s "
+                f"on {label}: more than one CPU worked on it. Grading gives both sides one CPU.",
+                {"input": label, "cpu_seconds": outcome.cpu_seconds, "wall_seconds": outcome.seconds},
             )
 
-    def _peak_bytes(self, role, size, outcome):
+    def _peak_bytes(self, role, outcome):
         """Memory one call needed: its peak over the runner's resident memory
-        before the first call at this size (so memory kept between calls counts),
-        without the inputs (mapped in by the harness at the start of the call),
-        plus scratch-tmpfs growth, and never less than the answer it returned."""
+        before the module's own code ran (Side.wait_hello: what the module
+        allocated at import, or kept from earlier calls, counts), without the
+        inputs (mapped in by the harness at the start of the call), plus
+        scratch-tmpfs growth, and never less than the answer it returned."""
         if outcome.device_peak_bytes is not None:
             measured = outcome.device_peak_bytes - outcome.device_base_bytes
         else:
-            baseline = self.baselines[(role, size)]
+            baseline = self.sides[role].baseline_bytes
             measured = outcome.peak_tree_bytes - baseline - outcome.input_bytes + outcome.scratch_growth_bytes
         return max(measured, _returned_bytes(outcome.value), 0)
 
@@ -409,6 +423,8 @@ class Grading:
             raise Finished(feedback.OUTPUT_LIMIT, f"Your code printed more than {self.job.output_kb:g} KB {where}.")
         if status == "protocol":
             raise Finished(feedback.REJECTED, f"Your code interfered with the grader's communication with it {where}.")
+        if status == "unfrozen":
+            raise Finished(feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=outcome.detail, where=where))
         if status == "died":
             raise Finished(
                 feedback.RUNTIME_ERROR,
@@ -428,12 +444,19 @@ class Grading:
         )
 
     def _reference_failed(self, outcome, where):
+        if outcome.status == "timeout" and outcome.seconds < REFERENCE_HANG_SHARE * self.job.time_s:
+            # The total budget ran out while the reference was being timed: the
+            # submission's calls (or its import) spent it. A reference that hangs
+            # on its own uses most of the budget in that one call.
+            raise Finished(feedback.TIME_LIMIT, f"Your code ran out of the total time budget ({self.job.time_s:g} s) {where}.")
         if outcome.status == "died" and any(f"signal {s} " in outcome.detail for s in EXTERNAL_SIGNALS):
             raise Finished(feedback.REJECTED, f"The reference process was killed {where} while your code was running beside it.")
         if outcome.status == "protocol":
             raise Finished(feedback.REJECTED, f"The reference's channel to the grader was disturbed {where}.")
         if outcome.status == "tampered":
             raise Finished(feedback.REJECTED, f"Your code interfered with the reference process {where}: {outcome.detail}.")
+        if outcome.status == "unfrozen":
+            raise Finished(feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=outcome.detail, where=where))
         detail = outcome.error.get("traceback") or outcome.detail or outcome.status
         raise Finished(feedback.INTERNAL_ERROR, f"The reference implementation failed {where} ({outcome.status}).", {"reference": detail[-2000:]})
 

@@ -4,7 +4,9 @@ Layers, outermost first (docs/sandbox.md has the long version):
 1. bwrap runs as the unprivileged host user 65534 whenever everything it must
    bind is reachable by that user; otherwise as the worker's own user.
 2. New user, pid, network, ipc, uts and cgroup namespaces; no capabilities;
-   uid/gid 65534 inside; no nested user namespaces; an empty environment.
+   uid/gid 65534 inside; no nested user namespaces; an empty environment;
+   the command is the pid namespace's init (--as-pid-1); a seccomp filter
+   (grader/harness/syscalls.py) on every process.
 3. A filesystem of read-only binds: /usr (and the /bin, /lib... links), the
    Python install and the virtualenv, /etc/ld.so.cache. The job directory is
    read-only at /job; a size-capped tmpfs at /tmp is the only writable place.
@@ -30,6 +32,7 @@ from pathlib import Path
 
 from grader.errors import PlatformError
 
+from . import seccomp
 from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult
 from .cgroups import create_run_cgroup, creator_pid, pid_alive, remove_stale_cgroups
 
@@ -240,9 +243,12 @@ class BwrapSandbox(Sandbox):
             env[name] = threads
         return env
 
-    def _bwrap_argv(self, command, info_fd):
+    def _bwrap_argv(self, command, info_fd, seccomp_fd):
+        # --as-pid-1: the command (the harness supervisor) is the pid namespace's init, with no
+        # bubblewrap process beside it. Every orphan in the sandbox is then its child, and the
+        # kernel drops any signal sent to it from inside the namespace that it has no handler for.
         argv = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session"]
-        argv += ["--info-fd", str(info_fd), "--clearenv"]
+        argv += ["--as-pid-1", "--seccomp", str(seccomp_fd), "--info-fd", str(info_fd), "--clearenv"]
         for name, value in self._environment().items():
             argv += ["--setenv", name, value]
         argv += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID), "--cap-drop", "ALL"]
@@ -342,13 +348,14 @@ class BwrapSandbox(Sandbox):
                 "the cgroup hierarchy writable",
             )
         info_read, info_write = os.pipe()
+        seccomp_fd = seccomp.bpf_fd()
         try:
             process = subprocess.Popen(
-                self._bwrap_argv(command, info_write),
+                self._bwrap_argv(command, info_write, seccomp_fd),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                pass_fds=(info_write,),
+                pass_fds=(info_write, seccomp_fd),
                 cwd="/",
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
                 start_new_session=True,
@@ -362,6 +369,7 @@ class BwrapSandbox(Sandbox):
             raise PlatformError("sandbox.start_failed", f"could not start bwrap: {exc}") from exc
         finally:
             os.close(info_write)
+            os.close(seccomp_fd)
         started = time.monotonic()
         deadline = started + limits.wall_time_s
         entry = [process, None]

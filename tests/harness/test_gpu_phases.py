@@ -104,6 +104,9 @@ def gpu_side(tmp_path, monkeypatch):
         side = Side("submission", str(module_path), job, str(tmp_path), str(Path(module_path).parent))
         side.channel = ipc.Channel(ours)
         sides.append(side)
+        ready, _ = side.channel.receive(time.perf_counter_ns() + WAIT_NS)
+        assert ready == {"op": "ready"}
+        side.channel.send({"op": "load"})
         hello, _ = side.channel.receive(time.perf_counter_ns() + WAIT_NS)
         assert hello == {"op": "hello", "ok": True, "hardware": "Stand-in GPU"}
         return side, cupy

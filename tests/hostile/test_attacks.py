@@ -5,7 +5,6 @@ leaks a host secret or the per-run key, writes to the host or leaves a process
 behind; no speedup or memory figure is better than honest work can earn; and an
 honest submission graded right afterwards is still accepted."""
 import json
-import os
 import shutil
 
 import pytest
@@ -30,6 +29,11 @@ WRONG = {V.WRONG_ANSWER, V.REJECTED}
 HONEST_SLACK = 2.0
 #: memory_hide_in_child holds a 64 MB scratch buffer in a grandchild: a report that counts it shows at least this.
 HIDDEN_SCRATCH_BYTES = 64 * 1024 * 1024
+#: memory_pool_at_import makes a 96 MB pool resident at import and works in it in every call.
+IMPORT_POOL_BYTES = 96 * 1024 * 1024
+#: Code that tries to use more than its one CPU fails in its own code (the kernel refuses
+#: the change of affinity), or is rejected; never accepted, whatever the host's CPU count.
+CPU_WIDENED = {V.RUNTIME_ERROR, V.REJECTED}
 
 
 def no_escape(report, baseline):
@@ -66,6 +70,13 @@ def honest_memory(report, baseline):
         )
 
 
+def counts_import_pool(report, baseline):
+    honest_speedup(report, baseline)
+    assert report["peak_memory_bytes"] >= IMPORT_POOL_BYTES, (
+        f"peak memory {report['peak_memory_bytes']} hides the {IMPORT_POOL_BYTES >> 20} MB pool made at import"
+    )
+
+
 def nothing(report, baseline):
     pass
 
@@ -82,6 +93,7 @@ ATTACK_TABLE = {
     "escape_symlinks_planted": (ESCAPE, no_escape),
     "escape_read_process_memory": (ESCAPE, no_escape),
     "escape_inherited_fds": (ESCAPE, no_escape),
+    "escape_control_other_processes": (ESCAPE, no_escape),
     "sandbox_root_writable": (ESCAPE, no_escape),
     "forge_report_with_stdin_key": (ESCAPE | {V.WRONG_ANSWER, V.OUTPUT_LIMIT}, not_forged),
     "forge_report_plain": (ESCAPE | {V.OUTPUT_LIMIT}, not_forged),
@@ -110,15 +122,18 @@ ATTACK_TABLE = {
     "timing_thread_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_process_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_stop_reference": (TIMING | {V.TIME_LIMIT}, honest_speedup),
-    # On one CPU widening the affinity changes nothing, so there it is simply graded.
-    "timing_widen_cpu_affinity": ({V.REJECTED} if len(os.sched_getaffinity(0)) > 1 else TIMING, honest_speedup),
+    # The kernel refuses any change of affinity (PermissionError in the learner's code).
+    "timing_widen_cpu_affinity": (CPU_WIDENED, honest_speedup),
+    "timing_widen_affinity_during_call": (CPU_WIDENED, honest_speedup),
     "memory_hide_in_child": (TIMING | {V.TIME_LIMIT}, honest_memory),
+    "memory_pool_at_import": ({V.ACCEPTED}, counts_import_pool),
     # the harness itself
     "harness_kill_parent": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
     "harness_kill_everything": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
     "harness_exit_early": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
     "harness_sys_exit_at_import": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
     "harness_close_fds": ({V.ACCEPTED, V.RUNTIME_ERROR, V.REJECTED}, honest_speedup),
+    "harness_signal_supervisor": ({V.ACCEPTED}, honest_speedup),
     "harness_frame_introspection": (ESCAPE, no_escape),
     # correctness integrity
     "correct_nan": (WRONG, nothing),
