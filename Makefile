@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup sandbox-deps system-deps worker gpu-worker bench clean images compose-check
+.PHONY: run test setup sandbox-deps system-deps worker gpu-worker bench clean images compose-check mutants
 
 $(STAMP): requirements.txt $(wildcard requirements/*.txt)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -44,6 +44,11 @@ images: $(STAMP)
 
 compose-check: $(STAMP)
 	scripts/compose_check.sh
+
+# Mutation testing of the code behind verdicts, speedups and ranks (docs/testing.md).
+# MUTANTS_ARGS="--module compare --show-survivors" narrows it.
+mutants: $(STAMP)
+	$(PY) scripts/mutants.py $(MUTANTS_ARGS)
 
 bench: $(STAMP) sandbox-deps
 	$(PY) bench/run_all.py
