@@ -163,7 +163,8 @@ if REDIS_URL:
         "queue_order_strategy": "priority",
     }
 else:
-    CELERY_BROKER_URL = "filesystem://"
+    # The transport ignores the host; naming one keeps kombu from warning "No hostname was supplied".
+    CELERY_BROKER_URL = "filesystem://localhost/"
     # kombu's transport with each message written to a hidden name and renamed into place:
     # the stock one can hand a worker a half-written (empty) message and lose it.
     CELERY_BROKER_TRANSPORT = "interview_platform.filesystem_broker:Transport"

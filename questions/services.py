@@ -48,6 +48,7 @@ class Browse:
     facets: list
     query: str
     filtered: bool
+    ignored: list  # filter values no question has, so not applied
 
 
 FACETS = (("topic", "Topic"), ("difficulty", "Difficulty"), ("kind", "Kind"))
@@ -68,8 +69,13 @@ def practiced_count(question):
 
 
 def _text_search(questions, query):
+    """Every word must match a title, prompt or tag; "#numpy" matches the tag numpy only."""
     for word in query.split():
-        questions = questions.filter(Q(title__icontains=word) | Q(prompt__icontains=word) | Q(tags__icontains=word))
+        if word.startswith("#") and len(word) > 1:
+            # Tags are stored as a JSON list: match the quoted name, whole, in its text.
+            questions = questions.filter(tags__icontains=f'"{word[1:]}"')
+        else:
+            questions = questions.filter(Q(title__icontains=word) | Q(prompt__icontains=word) | Q(tags__icontains=word))
     return questions
 
 
@@ -77,8 +83,12 @@ def browse_questions(params):
     """Live questions filtered by the GET params topic/difficulty/kind/q, with a
     count for every facet value given the other filters."""
     query = (params.get("q") or "").strip()
+    public = Question.objects.public().live()
+    base = _text_search(public, query)
     chosen = {name: params.get(name) or "" for name, _ in FACETS}
-    base = _text_search(Question.objects.public().live(), query)
+    # A value no question has (a mistyped or stale link) filters nothing and is not offered as an option.
+    ignored = [value for name, value in chosen.items() if value and not public.filter(**{name: value}).exists()]
+    chosen = {name: "" if value in ignored else value for name, value in chosen.items()}
 
     facets = []
     for name, label in FACETS:
@@ -86,7 +96,7 @@ def browse_questions(params):
         counts = dict(others.values_list(name).annotate(n=Count("id")).order_by())
         values = sorted(counts) if name == "topic" else [value for value in FACET_LABELS[name] if value in counts]
         if chosen[name] and chosen[name] not in values:
-            values.append(chosen[name])
+            values.append(chosen[name])  # a real value with no match among the other filters: shown as (0)
         labels = FACET_LABELS.get(name, {})
         options = [
             FacetOption(value=value, label=labels.get(value, value), count=counts.get(value, 0), selected=value == chosen[name])
@@ -97,7 +107,9 @@ def browse_questions(params):
     questions = list(with_practice_counts(base.filter(**{k: v for k, v in chosen.items() if v})))
     for question in questions:
         question.practiced = practiced_count(question)
-    return Browse(questions=questions, facets=facets, query=query, filtered=bool(query or any(chosen.values())))
+    return Browse(
+        questions=questions, facets=facets, query=query, filtered=bool(query or any(chosen.values())), ignored=ignored
+    )
 
 
 # ---------------------------------------------------------------------------

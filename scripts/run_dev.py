@@ -21,7 +21,14 @@ def main():
         [str(VENV_BIN / "celery"), "-A", "interview_platform", "worker", "-B", "-Q", "cpu", "--concurrency", "1",
          "--loglevel", "INFO", "--schedule", str(ROOT / ".run" / "celerybeat-schedule")],
     ]
-    children = [subprocess.Popen(cmd, env=environment, start_new_session=True) for cmd in commands]
+    worker_environment = dict(environment)
+    if os.geteuid() == 0:
+        # Root on purpose: the worker makes a cgroup per grading and starts each sandbox as
+        # user nobody (docs/sandbox.md, layer 1). Celery's warning about root says nothing more.
+        worker_environment["PYTHONWARNINGS"] = "ignore:You're running the worker with superuser privileges"
+        print("The worker runs as root, to give each grading its own cgroup and drop the sandbox to user nobody.", flush=True)
+    environments = [environment, worker_environment]
+    children = [subprocess.Popen(cmd, env=env, start_new_session=True) for cmd, env in zip(commands, environments)]
     print("Hotpath is running on http://127.0.0.1:8000 (Ctrl-C stops the server and the worker)", flush=True)
 
     def stop(*_):

@@ -67,3 +67,13 @@ def test_harness_input_names_in_plain_words():
     assert plain_input_names("Wrong answer on edge size 0.") == "Wrong answer on a tiny input (size 0)."
     assert plain_input_names("raised IndexError on edge case 2") == "raised IndexError on special input 2 of this exercise"
     assert plain_input_names("Wrong answer on size 8,000.") == "Wrong answer on the input of size 8,000."
+
+
+def test_a_quick_check_lists_sizes_and_correctness_only(candidate_client, graded):
+    submission = graded("x = 1\n", Verdict.ACCEPTED, "Correct on 1 check size and 2 edge cases.", None)
+    report = {**submission.report, "mode": "check", "sizes": [{"size": 100, "correct": True, "time_s": None}]}
+    Submission.objects.filter(pk=submission.pk).update(report=report)
+    html = page(candidate_client, submission)
+    table = html[html.index('<table class="check-sizes">'):html.index("</table>")]
+    assert table.count("<th ") == 2 and "<td>yes</td>" in table and "–" not in table
+    assert "Your time" not in html

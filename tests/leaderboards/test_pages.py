@@ -100,4 +100,4 @@ def test_standing_fragment_is_for_the_submitter_only(client, make_user, make_exe
     client.force_login(owner)
     response = client.get(url)
     assert response.status_code == 200
-    assert "You are the first to solve this" in response.content.decode()
+    assert "Yours is the first accepted solution graded on the" in response.content.decode()
