@@ -338,3 +338,14 @@ def recent_submissions(user, question, limit=10):
         .select_related("exercise")
         .order_by("-created_at")[:limit]
     )
+
+
+def filter_submissions(submissions, exercise="", purpose="", verdict=""):
+    """Newest first, narrowed by an exercise's slug, a purpose and a verdict; unknown values are ignored."""
+    if exercise:
+        submissions = submissions.filter(exercise__question__slug=exercise)
+    if purpose in Purpose.values:
+        submissions = submissions.filter(purpose=purpose)
+    if verdict in Verdict.ALL:
+        submissions = submissions.filter(verdict=verdict)
+    return submissions.select_related("exercise__question").order_by("-created_at", "-id")

@@ -1,10 +1,12 @@
 """Submission pages: submit, the live submission page, its JSON status, its timings download, my list."""
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
+from urllib.parse import urlencode
 
 from questions.models import Kind, Question
 from questions.services import AnswerTooLong, save_draft
@@ -12,6 +14,9 @@ from questions.text import unix_newlines
 
 from . import services
 from .models import Purpose, Submission
+from .states import Verdict
+
+SUBMISSIONS_PER_PAGE = 50
 from .timings import timings_response
 
 #: What a browser sends when the bytes it was given were not UTF-8: Django decodes
@@ -114,5 +119,15 @@ def timings(request, pk):
 
 @login_required
 def submission_list(request):
-    submissions = Submission.objects.filter(user=request.user).select_related("exercise__question").order_by("-created_at")
-    return render(request, "grader/list.html", {"submissions": submissions[:100]})
+    """My submissions, newest first, filtered by exercise, kind and verdict, a page at a time."""
+    chosen = {name: request.GET.get(name, "") for name in ("exercise", "purpose", "verdict")}
+    submissions = services.filter_submissions(Submission.objects.filter(user=request.user), **chosen)
+    context = {
+        "page_obj": Paginator(submissions, SUBMISSIONS_PER_PAGE).get_page(request.GET.get("page")),
+        "chosen": chosen,
+        "exercises": Question.objects.filter(exercise_versions__submissions__user=request.user).distinct().order_by("title"),
+        "purposes": Purpose.choices,
+        "verdicts": Verdict.CHOICES,
+        "query": urlencode({name: value for name, value in chosen.items() if value}),
+    }
+    return render(request, "grader/list.html", context)
