@@ -9,6 +9,10 @@ otherwise swamp the kernels being compared. After each call the runner
 returns CuPy's pooled blocks so the next call's device-memory baseline is not
 hiding a cache.
 
+The inputs' host copies are kept until "fetch", which checks that the device
+copies still match them (untimed, on both sides alike) and reports where the
+answer's arrays live; the supervisor compares that with the reference's.
+
 Supervisor side (`MemoryProbe`): device memory comes from NVML, i.e. from the
 driver, never from numbers a runner reports. In a PID namespace NVML's
 per-process list shows host pids, so the probe reads device-wide "used"
@@ -16,6 +20,7 @@ memory; the supervisor turns that into a per-call peak over the baseline
 taken just before the call (the other runner is stopped and idle then).
 Without pynvml the probe reports nothing and the host figures are used.
 """
+import numpy as np
 
 
 class Device:
@@ -46,6 +51,31 @@ class Device:
         if type(value) is tuple:
             return tuple(self.to_host(item) for item in value)
         return value
+
+    def placement(self, value):
+        """Where each array of `value` lives, in order: "device", "host" or None
+        (not an array). The supervisor compares the submission's with the
+        reference's: a NumPy answer where the reference returns a CuPy array
+        skipped the device work (and the copy back) that the exercise measures."""
+        if type(value) is tuple:
+            return [where for item in value for where in self.placement(item)]
+        if type(value) is self._ndarray:
+            return ["device"]
+        if type(value).__name__ == "ndarray" and type(value).__module__ == "numpy":
+            return ["host"]
+        return [None]
+
+    def modified_arguments(self, staged, originals):
+        """Positions of device arguments whose contents no longer match the host
+        arrays they were staged from (the inputs must be left unchanged on the
+        device as on the host)."""
+        changed = []
+        for position, (on_device, original) in enumerate(zip(staged, originals)):
+            if type(on_device) is self._ndarray:
+                now = self._asnumpy(on_device)
+                if now.shape != original.shape or not np.array_equal(now, original, equal_nan=True):
+                    changed.append(position)
+        return changed
 
     def release_pool(self):
         for pool in self._pools:

@@ -64,6 +64,7 @@ class Runner:
         self.target = target
         # A GPU call's state between its "stage", "call" and "fetch" messages.
         self.staged_args = None
+        self.host_args = None
         self.result = None
         self.error = None
         # Installs the system-call filter (syscalls.confine_runner in a runner
@@ -188,9 +189,10 @@ class Runner:
     # -- GPU: "stage" (untimed upload), "call" (the timed window), "fetch" (untimed download)
 
     def stage(self, message, fds):
-        self.staged_args = self.result = self.error = None
+        self.staged_args = self.host_args = self.result = self.error = None
         try:
-            self.staged_args = self.device.to_device(_receive_args(message, fds))
+            self.host_args = _receive_args(message, fds)
+            self.staged_args = self.device.to_device(self.host_args)
         except BaseException as exc:
             self.error = self.describe(exc)
         self.channel.send({"op": "staged"})
@@ -210,12 +212,17 @@ class Runner:
     def fetch(self):
         if self.error is None:
             try:
+                checks = {
+                    "placement": self.device.placement(self.result),
+                    "modified_arguments": self.device.modified_arguments(self.staged_args, self.host_args),
+                }
                 reply, result_fd = _sealed_result(self.device.to_host(self.result))
+                reply.update(checks)
             except BaseException as exc:
                 reply, result_fd = self._failure(exc), None
         else:
             reply, result_fd = {"op": "result", "ok": False, "error": self.error}, None
-        self.staged_args = self.result = self.error = None
+        self.staged_args = self.host_args = self.result = self.error = None
         self.device.release_pool()
         self._send_result(reply, result_fd)
 

@@ -71,6 +71,10 @@ class CallOutcome:
     staging_seconds: float | None = None  # GPU only, like fetch_seconds
     fetch_seconds: float | None = None
     answer_bytes: int = 0  # size of the result memfd the answer came in
+    # GPU only, as the runner's Device saw them (gpu.py): where each array of the
+    # answer lived, and which device arguments no longer match their inputs.
+    placement: list = field(default_factory=list)
+    modified_arguments: list = field(default_factory=list)
 
 
 class Side:
@@ -254,6 +258,7 @@ class Side:
         if reply.get("ok") is True:
             outcome.answer_bytes = reply["size"]
             try:
+                outcome.placement, outcome.modified_arguments = _device_checks(reply)
                 outcome.value = ipc.decode(reply.get("value"), buffer)
             except ipc.ProtocolError as exc:
                 self.kill()
@@ -364,6 +369,17 @@ def _result_buffer(reply, fds):
     if len(fds) != 1:
         raise ipc.ProtocolError("expected one result descriptor")
     return ipc.Buffer.from_sealed_fd(fds[0], size)
+
+
+def _device_checks(reply):
+    """The GPU fetch's placement and modified_arguments, validated (empty on CPU)."""
+    placement = reply.get("placement", [])
+    modified = reply.get("modified_arguments", [])
+    if not (isinstance(placement, list) and all(where in ("device", "host", None) for where in placement)):
+        raise ipc.ProtocolError("bad placement")
+    if not (isinstance(modified, list) and all(type(position) is int and position >= 0 for position in modified)):
+        raise ipc.ProtocolError("bad modified_arguments")
+    return placement, modified
 
 
 def _clean_error(error):

@@ -295,7 +295,7 @@ class Grading:
                 if role == "submission":
                     if self.first_call_s is None:
                         self.first_call_s = outcome.seconds
-                    self._check_inputs_untouched(bundles[role], label, record)
+                    self._check_inputs_untouched(bundles[role], outcome, label, record)
                     self._check_one_cpu(outcome, label)
                 outcomes[role] = outcome
                 if role == "reference" and record is not None:
@@ -305,6 +305,7 @@ class Grading:
         finally:
             for bundle in bundles.values():
                 bundle.close()
+        self._check_placement(outcomes, label, record)
         mismatch = compare.compare(outcomes["reference"].value, outcomes["submission"].value, self.job.tolerance, self.check, args)
         if mismatch:
             if record is not None:
@@ -354,10 +355,12 @@ class Grading:
         grace = WARMUP_GRACE_S if warmup else TIME_GRACE_S
         return min(remaining, int((TIME_FACTOR * reference_s + grace) * NS))
 
-    def _check_inputs_untouched(self, bundle, label, record):
+    def _check_inputs_untouched(self, bundle, outcome, label, record):
+        """The host copies (the inputs memfd, checked here) and, on GPU, the
+        device copies (checked by the runner's Device at fetch) must be unchanged."""
         if self.job.allow_input_mutation:
             return
-        changed = bundle.modified_arguments()
+        changed = sorted(set(bundle.modified_arguments()) | set(outcome.modified_arguments))
         if changed:
             if record is not None:
                 record.correct = False
@@ -368,6 +371,24 @@ class Grading:
                 "inputs to be left unchanged: work on a copy or write into a new array.",
                 {"input": label, "modified_arguments": [position + 1 for position in changed]},
             )
+
+    def _check_placement(self, outcomes, label, record):
+        """GPU: wherever the reference answers with a device array, so must the
+        submission. A NumPy answer computed on the host skips the device work
+        and the copy back that the exercise is about."""
+        expected, got = outcomes["reference"].placement, outcomes["submission"].placement
+        for position, (want, have) in enumerate(zip(expected, got)):
+            if want == "device" and have != "device":
+                if record is not None:
+                    record.correct = False
+                which = f" (item {position + 1} of the tuple)" if len(expected) > 1 else ""
+                raise Finished(
+                    feedback.WRONG_ANSWER,
+                    f"Wrong answer on {label}. Your function returned a NumPy array in host memory{which}; this "
+                    "exercise expects a CuPy array on the device, as the reference returns. Keep the result on the "
+                    "GPU: the grader copies it back to the host itself.",
+                    {"input": label, "expected_placement": expected, "placement": got},
+                )
 
     def _check_one_cpu(self, outcome, label):
         """Code under test gets one CPU: the runner is pinned before the module

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grader.harness import compare, ipc
+from grader.harness import compare, feedback, ipc
 from grader.harness.runner import Runner
-from grader.harness.sides import InputBundle, PhaseClock, Side
-from grader.harness.supervisor import copy_phase_overrun
+from grader.harness.sides import CallOutcome, InputBundle, PhaseClock, Side
+from grader.harness.supervisor import Finished, Grading, copy_phase_overrun
 
 TOLERANCE = {"rtol": 1e-9, "atol": 0.0}
 #: The stand-in copies take this long, so the test can see which phase paid for them.
@@ -140,7 +140,9 @@ def test_copies_happen_outside_the_timed_window(gpu_side):
 
     assert reply["ok"] is True
     assert np.array_equal(ipc.decode(reply["value"], buffer), np.arange(6.0) * 2.0)
-    assert cupy.events == ["upload", "synchronize", "entry point", "synchronize", "download", "free pool", "free pool"]
+    # The first download is the input check (the device copy of x is unchanged), the second the answer.
+    assert cupy.events == ["upload", "synchronize", "entry point", "synchronize", "download", "download", "free pool", "free pool"]
+    assert reply["placement"] == ["device"] and reply["modified_arguments"] == []
     assert clock.seconds("staging") >= COPY_DELAY_S
     assert clock.seconds("fetch") >= COPY_DELAY_S
     assert clock.seconds("call") < COPY_DELAY_S
@@ -192,3 +194,35 @@ def test_a_cpu_runner_refuses_the_gpu_messages(tmp_path):
     finally:
         ours.close()
         theirs.close()
+
+
+def test_a_host_array_where_the_reference_returns_a_device_array_is_a_wrong_answer(gpu_side):
+    """finding 5 of issue 12: `return np.concatenate(chunks)` skipped the upload the
+    exercise measures and was accepted, because the copy home let NumPy through."""
+    side, _ = gpu_side("import numpy as np\n\ndef transform(x):\n    return np.asarray(x.host) * 2.0\n")
+    reply, buffer, _ = exchange(side, (np.ones(3),))
+    assert reply["ok"] is True and reply["placement"] == ["host"]
+
+    outcomes = {"reference": CallOutcome("ok", placement=["device"]), "submission": CallOutcome("ok", placement=reply["placement"])}
+    with pytest.raises(Finished) as raised:
+        Grading._check_placement(None, outcomes, "size 3", None)
+    assert raised.value.verdict == feedback.WRONG_ANSWER
+    assert "NumPy array in host memory" in raised.value.message
+    outcomes["submission"] = CallOutcome("ok", placement=["device"])
+    Grading._check_placement(None, outcomes, "size 3", None)  # a device answer passes
+
+
+def test_a_device_input_changed_in_place_is_reported(gpu_side):
+    side, _ = gpu_side("def transform(x, y):\n    y.host[0] = -1.0\n    return x\n")
+    reply, _, _ = exchange(side, (np.ones(3), np.ones(4)))
+    assert reply["ok"] is True and reply["modified_arguments"] == [1]
+
+
+def test_the_supervisor_rejects_a_changed_device_input_as_it_rejects_a_changed_host_input():
+    grading = types.SimpleNamespace(job=types.SimpleNamespace(allow_input_mutation=False))
+    untouched_host = types.SimpleNamespace(modified_arguments=lambda: [])
+    with pytest.raises(Finished) as raised:
+        Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok", modified_arguments=[1]), "size 4", None)
+    assert raised.value.verdict == feedback.WRONG_ANSWER
+    assert raised.value.failure["modified_arguments"] == [2]
+    Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok"), "size 4", None)
