@@ -1,8 +1,12 @@
 """The leaderboard pages, signed in and out, full and empty."""
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from interview_platform.leaderboards import services
+from interview_platform.leaderboards.models import UserScore
+
+from .conftest import START
 
 
 @pytest.fixture
@@ -101,3 +105,12 @@ def test_standing_fragment_is_for_the_submitter_only(client, make_user, make_exe
     response = client.get(url)
     assert response.status_code == 200
     assert "Yours is the first accepted solution graded on the" in response.content.decode()
+
+
+def test_a_board_page_holds_fifty_people(client, db):
+    people = get_user_model().objects.bulk_create(get_user_model()(username=f"person{index}") for index in range(51))
+    UserScore.objects.bulk_create(UserScore(user=person, points=10, solved=1, reached_at=START) for person in people)
+
+    page = client.get(reverse("leaderboards:index")).context["page_obj"]
+    assert len(page) == 50 and page.paginator.num_pages == 2
+    assert len(client.get(reverse("leaderboards:index"), {"page": 2}).context["page_obj"]) == 1
