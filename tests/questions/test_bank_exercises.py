@@ -13,7 +13,10 @@ from questions.loader import default_bank_dir, read_bank
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
-NEW_EXERCISES = ("softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec", "parse-int-csv")
+NEW_EXERCISES = (
+    "softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec", "parse-int-csv",
+    "stable-variance", "max-drawdown", "count-at-most", "rle-decode", "join-lookup",
+)
 
 
 def bank_exercise(slug):
@@ -156,6 +159,92 @@ WRONG_ANSWERS = {
             return np.array(buf.tobytes().split(b",") if buf.size else [], dtype=np.int32)
         """,
         {Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR},
+    ),
+    "variance by the one-pass textbook formula (cancellation)": (
+        "stable-variance",
+        """
+        def mean_and_variance(x):
+            mean = x.mean()
+            return float(mean), float((x * x).mean() - mean * mean)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "variance computed in float32": (
+        "stable-variance",
+        """
+        import numpy as np
+
+        def mean_and_variance(x):
+            x32 = x.astype(np.float32)
+            return float(x32.mean()), float(x32.var())
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "drawdown from the global maximum to the global minimum, ignoring time": (
+        "max-drawdown",
+        """
+        def max_drawdown(prices):
+            if prices.size == 0:
+                return 0.0
+            return float((prices.max() - prices.min()) / prices.max())
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "searchsorted with the default side (counts values strictly below)": (
+        "count-at-most",
+        """
+        import numpy as np
+
+        def count_at_most(sorted_values, queries):
+            return np.searchsorted(sorted_values, queries).astype(np.int64)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "run-length decode into a buffer of the counts' integer dtype": (
+        "rle-decode",
+        """
+        import numpy as np
+
+        def rle_decode(values, counts):
+            out = np.empty(int(counts.sum()), dtype=counts.dtype)
+            position = 0
+            for value, count in zip(values.tolist(), counts.tolist()):
+                out[position:position + count] = value
+                position += count
+            return out
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "searchsorted join without checking the id is there": (
+        "join-lookup",
+        """
+        import numpy as np
+
+        def lookup_regions(customer_ids, customer_regions, order_customer_ids):
+            if customer_ids.size == 0:
+                return np.full(order_customer_ids.shape, -1, dtype=np.int64)
+            order = np.argsort(customer_ids)
+            position = np.searchsorted(customer_ids[order], order_customer_ids)
+            position = np.minimum(position, customer_ids.size - 1)
+            return customer_regions[order][position].astype(np.int64)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "searchsorted join without clamping positions past the end": (
+        "join-lookup",
+        """
+        import numpy as np
+
+        def lookup_regions(customer_ids, customer_regions, order_customer_ids):
+            if customer_ids.size == 0:
+                return np.full(order_customer_ids.shape, -1, dtype=np.int64)
+            order = np.argsort(customer_ids)
+            sorted_ids = customer_ids[order]
+            position = np.searchsorted(sorted_ids, order_customer_ids)
+            found = sorted_ids[position] == order_customer_ids
+            return np.where(found, customer_regions[order][position], -1).astype(np.int64)
+        """,
+        {Verdict.RUNTIME_ERROR},
     ),
     "scipy's cdist is not allowed in pairwise-distances": (
         "pairwise-distances",
