@@ -35,6 +35,7 @@ export EMAIL_URL=smtp://mailcatcher:1025
 export SECURE_COOKIES=0
 export WEB_PORT="$(free_port)" MAILCATCHER_PORT="$(free_port)"
 export ALLOWED_HOSTS="127.0.0.1,localhost"
+export DOCKER_GID="$(stat -c %g /var/run/docker.sock 2>/dev/null || echo 0)"  # again once the engine surely runs
 compose() { docker-compose --project-name "$PROJECT" --profile mailcatcher "$@"; }
 
 FAILED=1

@@ -21,10 +21,14 @@ the harness consumes it before it starts any runner, and stdin is then closed.
 
 The container itself (see container_spec): no network, read-only root
 filesystem, a size-capped noexec tmpfs at /tmp as the only writable place, all
-capabilities dropped, no-new-privileges, uid/gid 65534, caps on pids, memory
-(swap included), CPUs and open files, RLIMIT_CPU/FSIZE/CORE, docker-init as
-pid 1 so every process dies with the run, and no log driver: output comes back
-through the attach stream, which the host caps. The host kills the container
+capabilities dropped, no-new-privileges, the sandbox's system-call filter
+(grader/sandbox/seccomp.py, the same policy bubblewrap applies), uid/gid 65534,
+caps on pids, memory (swap included), CPUs and open files, RLIMIT_CPU/FSIZE/CORE,
+and no log driver: output comes back through the attach stream, which the host
+caps. The harness's supervisor is the container's pid 1 (no docker-init): the
+kernel drops every signal a process inside sends it that it has no handler
+for, orphans reparent to it, and when it exits the kernel kills whatever is
+left in the container's pid namespace. The host kills the container
 at the wall limit and removes it (with its volume) whatever happened.
 """
 import io
@@ -42,6 +46,7 @@ from docker.utils.socket import STDERR, STDOUT, frames_iter
 
 from grader.errors import PlatformError
 
+from . import seccomp
 from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult
 
 logger = logging.getLogger(__name__)
@@ -51,7 +56,7 @@ LABEL = "org.hotpath.sandbox"
 OPEN_FILES = 1024
 SHM_MAX_BYTES = 64 * 1024**2
 KILL_WAIT_S = 10.0
-#: docker-init (tini) exits with 128 + N when its child dies of signal N.
+#: The engine reports 128 + N as the exit status of a pid 1 killed by signal N.
 SIGNAL_EXIT_BASE = 128
 SIGKILL = 9
 SIGXCPU = 24
@@ -108,7 +113,7 @@ def container_spec(limits, target, settings, created_at=None):
         "tmpfs": {"/tmp": f"rw,noexec,nosuid,nodev,size={disk},mode=1777"},
         "mounts": [Mount(target=Sandbox.JOB_MOUNT, source=None, type="volume")],
         "cap_drop": ["ALL"],
-        "security_opt": ["no-new-privileges"],
+        "security_opt": ["no-new-privileges", seccomp.docker_security_opt()],
         "user": SANDBOX_USER,
         "pids_limit": int(limits.processes),
         "mem_limit": memory,
@@ -125,7 +130,6 @@ def container_spec(limits, target, settings, created_at=None):
         "working_dir": "/tmp",
         "hostname": "sandbox",
         "ipc_mode": "private",
-        "init": True,
         "auto_remove": False,  # removed explicitly, after its exit state has been read
         "labels": {LABEL: "1", f"{LABEL}.target": target, EXPIRES_LABEL: str(expires)},
         "log_config": LogConfig(type=LogConfig.types.NONE),  # output comes back only through the capped attach stream
@@ -179,7 +183,7 @@ def _expired(container, now):
 
 
 def _decode_status(status_code):
-    """(exit_code, signal) from the container's exit status (docker-init's 128+N convention)."""
+    """(exit_code, signal) from the container's exit status (the engine's 128+N convention)."""
     if status_code is None:
         return None, None
     if SIGNAL_EXIT_BASE < status_code <= SIGNAL_EXIT_BASE + 64:
@@ -361,7 +365,7 @@ class DockerSandbox(Sandbox):
             started = time.monotonic()
             reader.start()
             self._send_stdin(stream, stdin)
-            return self._supervise(container, reader, started)
+            return self._supervise(container, reader, started, raw_socket)
         finally:
             try:
                 stream.close()
@@ -382,11 +386,14 @@ class DockerSandbox(Sandbox):
         except OSError:
             pass  # the container is already gone; its exit status says why
 
-    def _supervise(self, container, reader, started):
+    def _supervise(self, container, reader, started, raw_socket):
         deadline = started + self.limits.wall_time_s
         timed_out = False
         finished = reader.finished.wait(max(0.0, deadline - time.monotonic()))
         if reader.output_exceeded:
+            # Hang up first: the engine does not finish a kill while its copy of the
+            # container's output is blocked on a stream nobody reads any more.
+            self._hang_up(raw_socket)
             self._kill(container)
         elif not finished:
             timed_out = True
@@ -422,6 +429,13 @@ class DockerSandbox(Sandbox):
                 "engine_error": state.get("Error") or "",
             },
         )
+
+    @staticmethod
+    def _hang_up(raw_socket):
+        try:
+            raw_socket.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
     @staticmethod
     def _kill(container):

@@ -15,6 +15,7 @@ import requests
 
 from grader.errors import PlatformError
 from grader.sandbox import Limits, get_backend
+from grader.sandbox import seccomp
 from grader.sandbox.docker import DockerSandbox, container_spec
 
 SETTINGS = SimpleNamespace(SANDBOX_CPU_IMAGE="hotpath-sandbox-cpu:test", SANDBOX_GPU_IMAGE="hotpath-sandbox-gpu:test")
@@ -154,7 +155,9 @@ def test_container_spec_carries_every_limit():
     assert spec["network_mode"] == "none"
     assert spec["read_only"] is True
     assert spec["cap_drop"] == ["ALL"]
-    assert spec["security_opt"] == ["no-new-privileges"]
+    no_new_privileges, seccomp_option = spec["security_opt"]
+    assert no_new_privileges == "no-new-privileges"
+    assert seccomp_option == f"seccomp={seccomp.docker_profile()}"
     assert spec["user"] == "65534:65534"
     assert spec["pids_limit"] == 48
     assert spec["mem_limit"] == spec["memswap_limit"] == 768 * 1024**2
@@ -166,7 +169,7 @@ def test_container_spec_carries_every_limit():
     assert ulimits["fsize"] == (32 * 1024**2, 32 * 1024**2)
     assert ulimits["cpu"] == (30, 31)
     assert ulimits["nofile"][1] <= 4096
-    assert spec["init"] is True
+    assert "init" not in spec  # the harness's supervisor is pid 1, not docker-init
     assert spec["auto_remove"] is False
     assert spec["working_dir"] == "/tmp"
     assert spec["log_config"]["Type"] == "none"
