@@ -13,11 +13,14 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from grader.services import gpu_worker_online
 from grader.states import Status
+from interview_platform.figures import times
 from grader.timings import timings_response
 from questions.models import Kind
 
@@ -230,10 +233,19 @@ def add_question(request, org, pk):
         messages.error(request, "Choose a question from the list.")
         return redirect(assessment)
     try:
-        services.add_question(assessment, form.cleaned_data["question"])
+        item = services.add_question(assessment, form.cleaned_data["question"])
     except TeamsError as error:
         return _refusal(request, error, assessment)
+    messages.success(request, f"Added “{item.question}” as question {item.number}.")
+    if item.is_coding and item.question.current_exercise().target == "gpu" and not gpu_worker_online():
+        messages.warning(request, NO_GPU_WORKER_WARNING)
     return redirect(assessment)
+
+
+NO_GPU_WORKER_WARNING = (
+    "That question runs on a GPU, and no GPU worker is online right now: a candidate's code for it would wait "
+    "ungraded until one connects. Start a GPU worker before candidates sit the assessment, or choose a CPU exercise."
+)
 
 
 def _item(request, org, pk, item_pk):
@@ -573,7 +585,10 @@ def submission_status(request, session_pk, number):
             "verdict": link.submission.verdict,
             "verdict_label": link.submission.verdict_label,
             "speedup": link.submission.speedup,
+            "speedup_label": times(link.submission.speedup) if link.submission.speedup else "",
             "message": link.submission.message,
+            # What the row's Feedback cell shows: the message, and a traceback or the line at fault.
+            "feedback_html": render_to_string("teams/_feedback.html", {"submission": link.submission}),
         }
         for link in links
     ]

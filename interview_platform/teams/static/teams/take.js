@@ -102,8 +102,8 @@
           const verdict = tr.querySelector(".result span");
           verdict.className = `verdict verdict-${row.verdict}`;
           verdict.textContent = row.verdict_label || row.status.charAt(0).toUpperCase() + row.status.slice(1);
-          tr.querySelector(".speedup").textContent = row.speedup ? `${row.speedup.toPrecision(3)}×` : "";
-          tr.querySelector(".feedback").textContent = row.message;
+          tr.querySelector(".speedup").textContent = row.speedup_label;
+          tr.querySelector(".feedback").innerHTML = row.feedback_html; // rendered (and escaped) by the server
         });
       } catch (error) {
         // A dropped poll is retried on the next tick.

@@ -1,0 +1,38 @@
+"""A candidate codes in the same editor as in practice, and a failed submission
+shows its traceback or the line at fault, on the page and in the live update."""
+import pytest
+from django.urls import reverse
+
+from grader import services as grader_services
+from grader.states import Verdict
+from interview_platform.teams import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_coding_question_uses_the_code_editor(candidate_client, session, items):
+    html = candidate_client.get(reverse("teams:take_question", args=[session.pk, 3])).content.decode()
+    assert 'id="code-editor"' in html and 'data-language="python"' in html
+    assert "vendor/editor/editor.bundle.js" in html
+    assert 'data-action="submit"' in html  # the editor's Ctrl+Enter presses it
+
+
+def test_a_runtime_error_shows_its_traceback_and_a_syntax_error_its_line(candidate_client, session, items):
+    raising = services.submit_code(session, items[2], "def transform(v):\n    return v[10**9]\n")
+    grader_services.finish(raising, {
+        "verdict": Verdict.RUNTIME_ERROR, "message": "Your code raised IndexError on edge size 0.",
+        "failure": {"traceback": 'File "solution.py", line 2, in transform\nIndexError: index 1000000000 is out of bounds'},
+    })
+    broken = services.submit_code(session, items[2], "def transform(v):\n    return (v +\n")
+    grader_services.finish(broken, {"verdict": Verdict.SYNTAX_ERROR, "message": "Syntax error at line 2: '(' was never closed.",
+                                    "failure": {"line": 2}})
+
+    html = candidate_client.get(reverse("teams:take_question", args=[session.pk, 3])).content.decode()
+    assert "raised IndexError on a tiny input (size 0)." in html
+    assert "<summary>Traceback</summary>" in html and "line 2, in transform" in html
+    assert '<span class="source-line-bad">   2 &gt;     return (v +</span>' in html
+
+    rows = candidate_client.get(reverse("teams:submission_status", args=[session.pk, 3])).json()["submissions"]
+    feedback = {row["verdict"]: row["feedback_html"] for row in rows}
+    assert "line 2, in transform" in feedback[Verdict.RUNTIME_ERROR]
+    assert "source-line-bad" in feedback[Verdict.SYNTAX_ERROR]
