@@ -305,3 +305,17 @@ def test_rebuild_writes_in_batches_and_groups_by_person(make_user, make_exercise
         ("person0", 30, 2), ("person1", 32, 2), ("person2", 34, 2),
     ]
     assert LeaderboardEntry.objects.get(user=people[0], question=first.question).peak_memory_bytes == 100
+
+
+def test_recording_returns_the_entry_kept(make_user, make_exercise, make_submission):
+    exercise, alice = make_exercise(), make_user("alice")
+    first = make_submission(alice, exercise, speedup=3.0, signal=False)
+    entry = services.record_submission(first)
+    assert entry.submission == first
+
+    slower = make_submission(alice, exercise, speedup=2.0, signal=False)
+    kept = services.record_submission(slower)
+    assert kept.pk == entry.pk and kept.submission == first and kept.speedup == 3.0
+    faster = make_submission(alice, exercise, speedup=4.0, signal=False)
+    assert services.record_submission(faster).submission == faster
+    assert services.record_submission(make_submission(alice, exercise, verdict=Verdict.WRONG_ANSWER, signal=False)) is None
