@@ -118,3 +118,23 @@ def test_daemon_does_not_outlive_the_run(host_guard):
         result = sandbox.run(["python3", "-I", "/job/attack.py"])
         assert result.exit_code == 0
         assert not sandbox_processes(), "the daemon outlived run()"
+
+
+#: Prints the sandbox command's pid, its seccomp mode and what ptrace(PTRACE_TRACEME) answers.
+SECCOMP_PROBE = (
+    "import ctypes, json, os; libc = ctypes.CDLL(None, use_errno=True); "
+    "mode = [l.split()[1] for l in open('/proc/self/status') if l.startswith('Seccomp:')][0]; "
+    "traced = libc.ptrace(0, 0, None, None); "
+    "print(json.dumps([os.getpid(), mode, traced, ctypes.get_errno()]))"
+)
+
+
+def test_the_command_is_the_sandboxs_init_under_the_seccomp_filter():
+    """bwrap --as-pid-1 and --seccomp (issue 12): the harness supervisor is the pid
+    namespace's init, and every process runs under the filter (mode 2), which
+    refuses ptrace with EPERM."""
+    with BwrapSandbox(LIMITS) as sandbox:
+        result = sandbox.run(["python3", "-I", "-c", SECCOMP_PROBE])
+    assert result.exit_code == 0, result.stderr.decode()[-2000:]
+    pid, mode, traced, error = json.loads(result.stdout.decode().strip().splitlines()[-1])
+    assert (pid, mode, traced, error) == (1, "2", -1, 1)

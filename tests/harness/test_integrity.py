@@ -1,0 +1,109 @@
+"""Issue 12's integrity rules at the harness level: the freeze is confirmed or
+the run is rejected, a call is allowed one CPU's worth of CPU time, and memory
+is counted from the first line of the module (libraries it imports excepted)."""
+import subprocess
+import sys
+import time
+import types
+
+import pytest
+
+from grader.harness import feedback, imports, procs
+from grader.harness.sides import CallOutcome
+from grader.harness.supervisor import Finished, Grading
+
+from .jobs import run_job
+
+POOL_MB = 48
+
+
+@pytest.fixture
+def sleeper():
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    yield process
+    process.kill()
+    process.wait()
+
+
+def test_a_freeze_that_cannot_be_confirmed_raises(sleeper, monkeypatch):
+    monkeypatch.setattr(procs, "FREEZE_CONFIRM_S", 0.05)
+    monkeypatch.setattr(procs, "_stopped", lambda pid: pid != sleeper.pid)
+    with pytest.raises(procs.FreezeFailed):
+        procs.freeze_all_except(None)
+
+
+def test_a_confirmed_freeze_stops_every_thread(sleeper):
+    time.sleep(0.2)
+    assert procs.freeze_all_except(None) >= 1
+    assert procs._stopped(sleeper.pid)
+    procs.resume_tree(sleeper.pid)
+
+
+def one_cpu_check(cpu_seconds, wall_seconds):
+    outcome = CallOutcome("ok", seconds=wall_seconds, cpu_seconds=cpu_seconds)
+    Grading._check_one_cpu(None, outcome, "size 1,000")
+
+
+@pytest.mark.parametrize("cpu_seconds, wall_seconds", [(0.0, 0.0001), (0.02, 0.0001), (0.21, 0.2), (1.05, 1.0)])
+def test_one_cpus_worth_of_time_with_tick_slack_passes(cpu_seconds, wall_seconds):
+    one_cpu_check(cpu_seconds, wall_seconds)
+
+
+@pytest.mark.parametrize("cpu_seconds, wall_seconds", [(0.05, 0.0001), (0.3, 0.2), (1.9, 1.0)])
+def test_more_cpu_time_than_one_cpu_gives_is_rejected(cpu_seconds, wall_seconds):
+    with pytest.raises(Finished) as raised:
+        one_cpu_check(cpu_seconds, wall_seconds)
+    assert raised.value.verdict == feedback.REJECTED
+    assert "more than one CPU" in raised.value.message
+
+
+def test_unfrozen_outcome_is_rejected_on_either_side():
+    grading = types.SimpleNamespace(sides={}, job=types.SimpleNamespace(time_s=10), _reference_failed=lambda *a: None)
+    for role in ("submission",):
+        with pytest.raises(Finished) as raised:
+            Grading._fail(grading, role, CallOutcome("unfrozen", detail="a process did not stop when paused"), "on size 8")
+        assert raised.value.verdict == feedback.REJECTED
+        assert "could not be paused" in raised.value.message
+    with pytest.raises(Finished) as raised:
+        Grading._reference_failed(grading, CallOutcome("unfrozen", detail="x"), "on size 8")
+    assert raised.value.verdict == feedback.REJECTED
+
+
+def test_a_reference_cut_off_by_the_spent_budget_is_the_submissions_time_limit():
+    grading = types.SimpleNamespace(job=types.SimpleNamespace(time_s=10))
+    with pytest.raises(Finished) as raised:
+        Grading._reference_failed(grading, CallOutcome("timeout", seconds=0.3), "on size 8")
+    assert raised.value.verdict == feedback.TIME_LIMIT
+    with pytest.raises(Finished) as raised:  # a reference that hangs on its own is the platform's problem
+        Grading._reference_failed(grading, CallOutcome("timeout", seconds=9.0), "on size 8")
+    assert raised.value.verdict == feedback.INTERNAL_ERROR
+
+
+def test_imported_libraries_are_found_but_only_within_the_allowed_set():
+    source = "import numpy as np\nfrom numpy.linalg import norm\nimport math, os\nfrom . import sibling\n\ndef f():\n    import scipy.signal\n"
+    assert imports.imported_libraries(source) == ["numpy", "numpy.linalg", "math", "os", "scipy.signal"]
+    assert imports.imported_libraries(source, {"numpy", "math"}) == ["numpy", "numpy.linalg", "math"]
+    assert imports.imported_libraries("def broken(:\n") == []
+
+
+def test_memory_made_resident_at_import_counts_against_the_submission(tmp_path):
+    """The reference and the submission do the same work; the submission also
+    holds a pool it filled at import. Its peak must include the pool."""
+    pooled = f"""
+    import numpy as np
+
+    POOL = np.ones({POOL_MB} * 1024 * 1024 // 8)
+
+    def transform(x):
+        return np.sqrt(x * x + 1.0) * 2.0 - x + (POOL[0] - 1.0)
+    """
+    reference = """
+    import numpy as np
+
+    def transform(x):
+        return np.sqrt(x * x + 1.0) * 2.0 - x + 0.0
+    """
+    run = run_job(tmp_path, pooled, reference, sizes=[1000], repeats=3)
+    assert run.verdict == "accepted", run.report["message"]
+    assert run.report["peak_memory_bytes"] >= POOL_MB * 1024 * 1024
+    assert run.report["reference_peak_memory_bytes"] < POOL_MB * 1024 * 1024 // 4
