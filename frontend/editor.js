@@ -7,8 +7,9 @@ import { basicSetup, EditorView } from "codemirror";
 import { indentWithTab } from "@codemirror/commands";
 import { indentUnit } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
-import { EditorState, Prec } from "@codemirror/state";
+import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { keymap } from "@codemirror/view";
+import { oneDark } from "@codemirror/theme-one-dark";
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 const MOD = IS_MAC ? "⌘" : "Ctrl";
@@ -42,6 +43,12 @@ function describeShortcuts(textarea, form) {
   help.textContent = lines.join(" ");
   return help;
 }
+
+// Dark pages get One Dark (colours and syntax highlighting); static/js/theme.js sets
+// <html data-theme> and announces each change with a "hotpath:themechange" event.
+const colourScheme = new Compartment();
+const isDark = () => document.documentElement.dataset.theme === "dark";
+const schemeFor = (dark) => (dark ? oneDark : []);
 
 function mountEditor(textarea) {
   const form = textarea.form;
@@ -77,8 +84,9 @@ function mountEditor(textarea) {
         syncTextarea,
         EditorState.readOnly.of(textarea.readOnly || textarea.disabled),
         EditorView.contentAttributes.of(accessibility),
+        colourScheme.of(schemeFor(isDark())),
         EditorView.theme({
-          "&": { border: "1px solid #c7ccd8", borderRadius: "8px", backgroundColor: "#fff", fontSize: "0.92rem" },
+          "&": { border: "1px solid var(--input-line, #c7ccd8)", borderRadius: "8px", backgroundColor: "var(--input-bg, #fff)", fontSize: "0.92rem" },
           "&.cm-focused": { outline: "3px solid var(--accent, #c2410c)", outlineOffset: "2px" },
           ".cm-scroller": { fontFamily: "var(--mono, monospace)", minHeight: "18rem", maxHeight: "70vh" },
         }),
@@ -92,6 +100,10 @@ function mountEditor(textarea) {
   textarea.addEventListener("invalid", () => view.focus()); // e.g. `required` and empty
   if (form) form.addEventListener("submit", () => { textarea.value = view.state.doc.toString(); });
   if (label) label.addEventListener("click", (event) => { event.preventDefault(); view.focus(); });
+
+  document.addEventListener("hotpath:themechange", () => {
+    view.dispatch({ effects: colourScheme.reconfigure(schemeFor(isDark())) });
+  });
 
   textarea.hotpathEditor = view;
   textarea.dispatchEvent(new CustomEvent("hotpath:editor-ready", { bubbles: true, detail: { view } }));
