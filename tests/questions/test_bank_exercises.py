@@ -16,6 +16,7 @@ pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewra
 NEW_EXERCISES = (
     "softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec", "parse-int-csv",
     "stable-variance", "max-drawdown", "count-at-most", "rle-decode", "join-lookup",
+    "chunked-squared-distance", "rolling-window-max",
 )
 
 
@@ -245,6 +246,45 @@ WRONG_ANSWERS = {
             return np.where(found, customer_regions[order][position], -1).astype(np.int64)
         """,
         {Verdict.RUNTIME_ERROR},
+    ),
+    "blocked sum that drops the last partial block": (
+        "chunked-squared-distance",
+        """
+        import numpy as np
+
+        BLOCK = 1 << 15
+
+        def squared_distance(x, y):
+            total = 0.0
+            for start in range(0, x.shape[0] - BLOCK + 1, BLOCK):
+                block = x[start:start + BLOCK] - y[start:start + BLOCK]
+                total += float(np.dot(block, block))
+            return total
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "squared differences summed in float32": (
+        "chunked-squared-distance",
+        """
+        import numpy as np
+
+        def squared_distance(x, y):
+            difference = (x - y).astype(np.float32)
+            return float(np.dot(difference, difference))
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "running maximum since the start instead of over the window": (
+        "rolling-window-max",
+        """
+        import numpy as np
+
+        def rolling_max(x, w):
+            if w > x.shape[0]:
+                return np.empty(0)
+            return np.maximum.accumulate(x)[w - 1:]
+        """,
+        {Verdict.WRONG_ANSWER},
     ),
     "scipy's cdist is not allowed in pairwise-distances": (
         "pairwise-distances",
