@@ -99,6 +99,7 @@ def test_net_time_floors():
 
 def test_scaling_exponent_ignores_zero_times_and_sizes():
     assert stats.scaling_exponent([1000, 2000], [1e-3, 4e-3]) == pytest.approx(2.0)  # two sizes are enough
+    assert stats.scaling_exponent([1, 2], [1e-6, 2e-6]) == pytest.approx(1.0)  # size 1 is a size
     assert stats.scaling_exponent([1000, 2000, 4000], [0.0, 2e-6, 4e-6]) == pytest.approx(1.0)
     assert stats.scaling_exponent([0, 1000, 2000], [1e-6, 1e-3, 2e-3]) == pytest.approx(1.0)
     assert stats.scaling_exponent([1000, 1000, 2000], [1e-3, 1e-3, 0.0]) is None

@@ -50,6 +50,7 @@ def test_distribution_bins_log_speedups_and_marks_the_submission(make_user, make
     assert [bin["count"] for bin in bins] == [2, 0, 2, 0, 0, 0, 1]
     assert [bin["highlight"] for bin in bins].index(True) == 2
     assert bins[0]["low"] == 1.0 and abs(bins[0]["high"] - 2 ** 0.5) < 1e-12
+    assert [bin["label"] for bin in bins[:3]] == ["1×–1.41×", "1.41×–2×", "2×–2.83×"]
     assert sum(bin["count"] for bin in bins) == 5
 
 
