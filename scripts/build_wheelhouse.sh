@@ -13,7 +13,7 @@ PYTHON="${PYTHON:-.venv/bin/python}"
 [ -x "$PYTHON" ] || PYTHON=python3
 
 # A package pinned only in requirements.txt reaches the tests but no image: refuse it loudly.
-stray="$(grep -vE '^\s*(#|-r\s|$)' requirements.txt || true)"
+stray="$(grep -vE '^\s*(#|-r\s|-e\s|$)' requirements.txt || true)"  # -e: the project itself
 if [ -n "$stray" ]; then
   echo "requirements.txt pins packages outside requirements/ (move each to web.txt, sandbox.txt or test.txt):" >&2
   echo "$stray" >&2
@@ -36,6 +36,7 @@ for role in web sandbox; do
   mkdir -p "$folder"
   # Every version is pinned in the file; --no-deps keeps anything unpinned from slipping in,
   # and the install in the image (with dependencies) fails if a pin is missing.
-  "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$folder" -r "$requirements"
+  # (This host's pip configuration names index folders that may be missing; pip warns about each.)
+  "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$folder" -r "$requirements" 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
   echo "$key" >"$folder/KEY"
 done

@@ -141,6 +141,16 @@ def private_job_root():
     shutil.rmtree(root, ignore_errors=True)
 
 
+def _existing_containers(ids):
+    import docker
+
+    client = docker.from_env()
+    try:
+        return [cid for cid in ids if client.containers.list(all=True, filters={"id": cid})]
+    finally:
+        client.close()
+
+
 def job_dirs():
     return {p.name for p in Path(tempfile.gettempdir()).glob("hotpath-job-*")}
 
@@ -148,8 +158,10 @@ def job_dirs():
 @pytest.fixture
 def host_guard(canaries, monkeypatch):
     """Snapshot before an attack; afterwards assert the host is as it was: no
-    sandbox process of ours alive, no job directory or cgroup left, canary untouched."""
+    sandbox process of ours alive, no job directory, cgroup or sandbox container
+    left, canary untouched."""
     from grader.sandbox import bwrap
+    from grader.sandbox.docker import DockerSandbox
 
     created_groups = []
     original = bwrap.create_run_cgroup
@@ -161,6 +173,15 @@ def host_guard(canaries, monkeypatch):
         return group
 
     monkeypatch.setattr(bwrap, "create_run_cgroup", recording)
+    created_containers = []
+    original_create = DockerSandbox._create
+
+    def recording_create(self, spec, command):
+        container = original_create(self, spec, command)
+        created_containers.append(container.id)
+        return container
+
+    monkeypatch.setattr(DockerSandbox, "_create", recording_create)
     before_dirs = job_dirs()
     already_there = {pid for pid, _, _ in sandbox_processes()}  # e.g. left by a killed worker of another session
     yield canaries
@@ -171,4 +192,6 @@ def host_guard(canaries, monkeypatch):
         directories = getattr(group, "dirs", {}).values() if hasattr(group, "dirs") else [group.directory]
         left = [str(d) for d in directories if d is not None and Path(d).exists()]
         assert not left, f"cgroups left behind: {left}"
+    if created_containers:
+        assert not _existing_containers(created_containers), "sandbox containers left behind"
     canaries.assert_file_untouched()

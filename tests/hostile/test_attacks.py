@@ -1,11 +1,10 @@
 """Every attack in attacks/ graded through the pipeline learners reach
-(grader.grading.grade, real bubblewrap backend, real harness) against the
+(grader.grading.grade, real harness, on bubblewrap and on Docker: the sandbox_backend fixture) against the
 suite's tiny exercise. Each gets an honest verdict from its allowed set; none
 leaks a host secret or the per-run key, writes to the host or leaves a process
 behind; no speedup or memory figure is better than honest work can earn; and an
 honest submission graded right afterwards is still accepted."""
 import json
-import shutil
 
 import pytest
 
@@ -14,8 +13,6 @@ from grader.grading import Exercise, grade
 from grader.states import Verdict
 
 from .conftest import ATTACKS, ESCAPED, attack_code, tiny_exercise
-
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
 V = Verdict
 #: Escapes fail silently and the attack answers correctly. (Every attack gets past the source policy,
@@ -156,11 +153,11 @@ def exercise():
 
 
 @pytest.fixture(scope="module")
-def baseline(exercise):
+def baseline(exercise, sandbox_backend):
     """Honest figures measured in this run: the reference's own chain submitted
     as-is (about 1x by construction) and the in-place model solution."""
-    chain = grade(exercise, exercise.files["reference.py"], backend="bwrap")
-    solution = grade(exercise, exercise.files["solution.py"], backend="bwrap")
+    chain = grade(exercise, exercise.files["reference.py"], backend=sandbox_backend)
+    solution = grade(exercise, exercise.files["solution.py"], backend=sandbox_backend)
     assert chain["verdict"] == V.ACCEPTED, chain
     assert solution["verdict"] == V.ACCEPTED, solution
     return {"chain": chain, "solution": solution}
@@ -188,9 +185,9 @@ def test_table_covers_every_attack_file():
 
 
 @pytest.mark.parametrize("name", list(ATTACK_TABLE))
-def test_attack_gets_an_honest_verdict(name, exercise, baseline, host_guard, captured_keys):
+def test_attack_gets_an_honest_verdict(name, sandbox_backend, exercise, baseline, host_guard, captured_keys):
     allowed, extra_check = ATTACK_TABLE[name]
-    report = grade(exercise, attack_code(name), backend="bwrap")
+    report = grade(exercise, attack_code(name), backend=sandbox_backend)
     text = json.dumps(report)
     assert report["verdict"] in allowed, f"{name}: {report['verdict']} ({report['message']}); failure={report.get('failure')}"
     assert report["verdict"] != V.INTERNAL_ERROR
@@ -199,5 +196,5 @@ def test_attack_gets_an_honest_verdict(name, exercise, baseline, host_guard, cap
     for key in captured_keys:
         assert key not in text, "the per-run key leaked into the report"
     extra_check(report, baseline)
-    healthy = grade(exercise, exercise.files["solution.py"], mode="check", backend="bwrap")
+    healthy = grade(exercise, exercise.files["solution.py"], mode="check", backend=sandbox_backend)
     assert healthy["verdict"] == V.ACCEPTED, f"an honest submission after {name} got {healthy['verdict']}"
