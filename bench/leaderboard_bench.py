@@ -15,13 +15,12 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
 from datetime import timedelta
-from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
+from common import ROOT, create_database, setup_django
+
 RESULTS = ROOT / "bench" / "results" / "leaderboard.json"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/helper_lb_bench"
 TARGET_MS = 50.0
@@ -64,27 +63,13 @@ def parse_args():
     return args
 
 
-def recreate_database(database_url):
-    import psycopg
-
-    url = urlsplit(database_url)
-    name = url.path.lstrip("/")
-    admin_url = url._replace(path="/postgres").geturl()
-    with psycopg.connect(admin_url, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
-
-
-def setup_django(database_url):
+def bench_environment(database_url):
     # The bench measures what production runs: DEBUG off (no query log), its own database.
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DEBUG", "0")
-    os.environ.setdefault("SECRET_KEY", "leaderboard-bench-only")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "interview_platform.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    return {
+        "DATABASE_URL": database_url,
+        "DEBUG": os.environ.get("DEBUG", "0"),
+        "SECRET_KEY": os.environ.get("SECRET_KEY", "leaderboard-bench-only"),
+    }
 
 
 def copy_rows(model, generated_columns, rows):
@@ -291,8 +276,8 @@ def counts():
 def main():
     args = parse_args()
     if not args.reuse:
-        recreate_database(args.database_url)
-    setup_django(args.database_url)
+        create_database(args.database_url, fresh=True)
+    setup_django(bench_environment(args.database_url))
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)

@@ -22,7 +22,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -31,7 +30,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench_stats import percentile
+from common import ROOT, Worker, create_database, setup_django, start_workers, stop_workers, wait_done
+
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/helper_hostile_load"
 #: The burst is ten per user, so the per-user in-flight limit is raised to ten for it.
 QUEUED_LIMIT = 10
@@ -52,9 +53,9 @@ def parse_args(argv=None):
     return parser.parse_args(argv)
 
 
-def configure(args, run_dir):
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="interview_platform.settings",
+def load_environment(args, run_dir):
+    """This process's settings and its workers' (they inherit them)."""
+    return dict(
         DATABASE_URL=args.database_url,
         REDIS_URL=args.broker_url,
         SANDBOX_BACKEND="bwrap",
@@ -62,19 +63,6 @@ def configure(args, run_dir):
         HOTPATH_RUN_DIR=run_dir,
         DATABASE_CONN_MAX_AGE="0",
     )
-    sys.path.insert(0, str(ROOT))
-
-
-def ensure_database(url):
-    import psycopg
-    from urllib.parse import urlparse
-
-    parsed = urlparse(url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def free_port():
@@ -101,33 +89,6 @@ def start_private_redis(run_dir):
     raise SystemExit("redis-server did not start")
 
 
-def start_workers(count, log_dir):
-    celery = str(Path(sys.executable).with_name("celery"))
-    workers = []
-    for index in range(count):
-        log = open(Path(log_dir) / f"worker-{index}.log", "wb")
-        process = subprocess.Popen(
-            [celery, "-A", "interview_platform", "worker", "-P", "solo", "-c", "1", "-Q", "cpu", "-n", f"load{index}@%h",
-             "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "WARNING"],
-            cwd=ROOT, env=dict(os.environ), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-        workers.append((process, log))
-    return workers
-
-
-def stop_workers(workers):
-    for process, _ in workers:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    for process, log in workers:
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
-
-
 def tiny_version():
     """The hostile suite's tiny exercise as an ExerciseVersion (created once)."""
     import frontmatter
@@ -150,23 +111,8 @@ def tiny_version():
     return version
 
 
-def percentile(values, fraction):
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
 def wait_until_graded(ids, timeout_s):
-    from grader.models import Submission
-    from grader.states import Status
-
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if not Submission.objects.filter(pk__in=ids).exclude(status=Status.DONE).exists():
-            return True
-        time.sleep(0.5)
-    return False
+    return len(wait_done(ids, timeout_s, poll_s=0.5)) == len(set(ids))
 
 
 def burst(version, users, per_user, rng):
@@ -262,12 +208,10 @@ def main(argv=None):
 
 
 def run(args, run_dir):
-    configure(args, run_dir)
+    environment = load_environment(args, run_dir)
     if not args.skip_migrate:
-        ensure_database(args.database_url)
-    import django
-
-    django.setup()
+        create_database(args.database_url)
+    setup_django(environment)
     import redis
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -285,7 +229,7 @@ def run(args, run_dir):
     light_user = User.objects.get_or_create(username="load-light-user")[0]
     rng = random.Random(20260)
 
-    workers = start_workers(args.workers, run_dir)
+    workers = start_workers([Worker(f"load{index}", dict(os.environ), run_dir, loglevel="WARNING") for index in range(args.workers)])
     try:
         ids, submit_s = burst(version, users, args.per_user, rng)
         flood_ids, refusals = flood(version, flooder, QUEUED_LIMIT + 15)
@@ -299,7 +243,7 @@ def run(args, run_dir):
             fairness=fairness_probe(version, flooder, light_user, args.timeout),
         )
     finally:
-        stop_workers(workers)
+        stop_workers(workers, timeout_s=30)
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(result, indent=2))

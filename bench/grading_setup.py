@@ -1,0 +1,155 @@
+"""What the grading benchmark's parts share: the bench's environment and database,
+the machine it ran on, the bank exercise and submission files, a sandbox backend
+that records each run's wall time, and the time a report spent in measured calls."""
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+from common import ROOT, create_database
+
+SUBMISSIONS = ROOT / "bench" / "submissions"
+BENCH_USERNAME = "grading-bench"
+
+
+def bench_environment(database_url, redis_url):
+    """Environment for this process and every worker it starts. The bench user may
+    have the whole throughput queue in flight, so the per-user queued limit is raised."""
+    return dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="interview_platform.settings",
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        SUBMISSION_MAX_QUEUED_PER_USER="1000",
+        CELERY_TASK_ALWAYS_EAGER="0",
+    )
+
+
+def prepare_database(environment):
+    """Create the bench database if missing, migrate it and load the bank (no validation)."""
+    create_database(environment["DATABASE_URL"])
+    for command in (["migrate", "--noinput"], ["load_bank", "--skip-validation"]):
+        done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=environment, capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"manage.py {' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+
+
+def reset_queue():
+    """Start from an empty queue and no rows of earlier bench runs (the bench owns
+    this database and this Redis db)."""
+    from django.contrib.auth import get_user_model
+
+    from grader.models import Submission
+    from interview_platform.celery import app
+
+    app.control.purge()
+    user, _ = get_user_model().objects.get_or_create(username=BENCH_USERNAME)
+    Submission.objects.filter(user=user).delete()
+    return user
+
+
+def current_version(slug):
+    from questions.models import Question
+
+    version = Question.objects.get(slug=slug).current_exercise()
+    if version is None:
+        raise SystemExit(f"{slug} has no exercise version in the bench database")
+    return version
+
+
+def machine_facts():
+    facts = {
+        "cpus": os.cpu_count(),
+        "cpu_model": _cpu_model(),
+        "python": platform.python_version(),
+        "kernel": platform.release(),
+        "openblas_env": {name: os.environ.get(name) for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS")},
+        "page_reporting": page_reporting_state(),
+    }
+    try:
+        import numpy
+
+        facts["numpy"] = numpy.__version__
+    except ImportError:
+        pass
+    return facts
+
+
+def page_reporting_state():
+    """The guest's free page reporting knobs (virtio-balloon), or None where it has none.
+    min_free_ms is how long freed memory stays with the guest before the hypervisor
+    takes it back; scripts/tune_grading_host.sh explains why it matters for timing."""
+    directory = Path("/sys/module/page_reporting/parameters")
+    if not directory.is_dir():
+        return None
+    state = {}
+    for name in ("min_free_ms", "page_reporting_order", "reported_kib"):
+        try:
+            state[name] = int((directory / name).read_text().strip())
+        except (OSError, ValueError):
+            pass
+    return state
+
+
+def _cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def load_average():
+    return [round(value, 2) for value in os.getloadavg()]
+
+
+def bank_exercise(slug):
+    from grader.grading import Exercise
+    from questions.loader import default_bank_dir, read_bank
+
+    entries, _errors = read_bank(default_bank_dir())  # problems in other files do not matter here
+    for entry in entries:
+        if entry.slug == slug and entry.spec is not None:
+            return Exercise(slug=slug, spec=entry.spec, files=entry.files)
+    raise SystemExit(f"No coding exercise {slug!r} in questions/bank/")
+
+
+def submission_code(slug, filename):
+    return (SUBMISSIONS / slug / filename).read_text(encoding="utf-8")
+
+
+def timed_backend():
+    """The configured sandbox backend, subclassed to record each run's wall time."""
+    from grader.grading import resolve_backend
+
+    base = resolve_backend()
+
+    class Timed(base):
+        runs = []
+
+        def run(self, command, stdin=b""):
+            result = super().run(command, stdin=stdin)
+            Timed.runs.append(result.wall_s)
+            return result
+
+    return Timed
+
+
+def benchmark_seconds(report, repeats):
+    """The time the harness spent in measured calls, from the report: per size, the
+    warm-up pair (first_call_s, reference_first_call_s) plus `repeats` pairs at the
+    median times. The report keeps medians, not every call, so this is an estimate."""
+    total = 0.0
+    for entry in report.get("sizes") or []:
+        if entry.get("time_s") is None:
+            continue
+        total += (entry.get("first_call_s") or 0.0) + (entry.get("reference_first_call_s") or 0.0)
+        # Raw times: the calls as run, transfer included; the echo calls that measure the
+        # transfer are benchmark time too (time_s is net of that overhead).
+        raw = entry.get("raw_time_s", entry["time_s"])
+        raw_reference = entry.get("raw_reference_time_s", entry["reference_time_s"])
+        total += repeats * (raw + raw_reference + (entry.get("transfer_overhead_s") or 0.0))
+    return total
