@@ -60,7 +60,8 @@ def public(db):
     """Opt a user in to showing `name` on leaderboards."""
 
     def opt_in(user, name):
-        Profile.objects.update_or_create(user=user, defaults={"display_name": name, "show_on_leaderboards": True})
+        # Kept on the user too: a profile made with the account (e.g. by make_user) is cached there.
+        user.profile, _ = Profile.objects.update_or_create(user=user, defaults={"display_name": name, "show_on_leaderboards": True})
         return user
 
     return opt_in

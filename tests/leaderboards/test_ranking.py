@@ -9,6 +9,7 @@ from grader.models import Purpose, Submission
 from grader.states import Status, Verdict
 from interview_platform.leaderboards import services
 from interview_platform.leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+from questions.models import Kind, Question
 
 from .conftest import START
 
@@ -319,3 +320,17 @@ def test_recording_returns_the_entry_kept(make_user, make_exercise, make_submiss
     faster = make_submission(alice, exercise, speedup=4.0, signal=False)
     assert services.record_submission(faster).submission == faster
     assert services.record_submission(make_submission(alice, exercise, verdict=Verdict.WRONG_ANSWER, signal=False)) is None
+
+
+def test_the_board_index_lists_coding_exercises_by_topic_then_title(make_exercise):
+    make_exercise(slug="zeta", topic="GPU Programming")
+    make_exercise(slug="beta", topic="Algorithmic Complexity & Code-Level Optimization")
+    make_exercise(slug="alpha", topic="GPU Programming")
+    Question.objects.create(slug="concept", title="Concept", topic="Caches", difficulty="easy", kind=Kind.CONCEPT, prompt="?")
+
+    assert [question.slug for question in services.exercises()] == ["beta", "alpha", "zeta"]
+    assert services.topics() == [
+        ("algorithmic-complexity-code-level-optimization", "Algorithmic Complexity & Code-Level Optimization"),
+        ("gpu-programming", "GPU Programming"),
+    ]
+    assert services.topic_for_slug("caches") is None

@@ -71,3 +71,16 @@ def test_standing_partial_is_empty_for_assessments(make_user, make_exercise, mak
     submission = make_submission(make_user("me"), exercise, speedup=3.0, purpose=Purpose.ASSESSMENT)
 
     assert render_to_string("leaderboards/_standing.html", {"submission": submission}).strip() == ""
+
+
+def test_the_chart_reaches_down_to_a_submission_slower_than_every_best(make_user, make_exercise, make_submission):
+    exercise = make_exercise()
+    make_submission(make_user("other"), exercise, speedup=2.0)
+    me = make_user("me")
+    make_submission(me, exercise, speedup=100.0)  # my best is on the board...
+    mine = make_submission(me, exercise, speedup=0.5)  # ...this one is not
+
+    bins = services.standing(mine)["distribution"]
+    assert bins[0]["low"] == 0.5 and bins[0]["highlight"] and bins[0]["count"] == 0
+    assert len(bins) == 16 and bins[-1]["count"] == 1  # 0.5x up to the bin holding 100x (90.5x..128x)
+    assert services.standing(mine)["faster_than_pct"] == 0
