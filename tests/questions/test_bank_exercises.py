@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewra
 NEW_EXERCISES = (
     "softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec", "parse-int-csv",
     "stable-variance", "max-drawdown", "count-at-most", "rle-decode", "join-lookup",
-    "chunked-squared-distance", "rolling-window-max",
+    "chunked-squared-distance", "rolling-window-max", "box-filter-integral-image", "first-occurrences",
 )
 
 
@@ -283,6 +283,35 @@ WRONG_ANSWERS = {
             if w > x.shape[0]:
                 return np.empty(0)
             return np.maximum.accumulate(x)[w - 1:]
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "summed-area table without the leading zeros (windows off by one)": (
+        "box-filter-integral-image",
+        """
+        import numpy as np
+
+        def box_mean(image, radius):
+            k = 2 * radius + 1
+            rows, cols = image.shape
+            if rows < k or cols < k:
+                return np.empty((max(rows - k + 1, 0), max(cols - k + 1, 0)))
+            table = image.cumsum(axis=0).cumsum(axis=1)
+            out = np.empty((rows - k + 1, cols - k + 1))
+            out[1:, 1:] = table[k:, k:] - table[:-k, k:] - table[k:, :-k] + table[:-k, :-k]
+            out[0, :] = table[k - 1, k - 1:] / 1.0
+            out[:, 0] = table[k - 1:, k - 1]
+            return out / (k * k)
+        """,
+        {Verdict.WRONG_ANSWER},
+    ),
+    "distinct values sorted instead of in order of appearance": (
+        "first-occurrences",
+        """
+        import numpy as np
+
+        def first_occurrences(x):
+            return np.unique(x)
         """,
         {Verdict.WRONG_ANSWER},
     ),
