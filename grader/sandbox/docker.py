@@ -47,14 +47,13 @@ from docker.utils.socket import STDERR, STDOUT, frames_iter
 from grader.errors import PlatformError
 
 from . import seccomp
-from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult
+from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult, pass_on_stdout
 
 logger = logging.getLogger(__name__)
 
 SANDBOX_USER = "65534:65534"
 LABEL = "org.hotpath.sandbox"
 OPEN_FILES = 1024
-SHM_MAX_BYTES = 64 * 1024**2
 KILL_WAIT_S = 10.0
 #: The engine reports 128 + N as the exit status of a pid 1 killed by signal N.
 SIGNAL_EXIT_BASE = 128
@@ -118,7 +117,6 @@ def container_spec(limits, target, settings, created_at=None):
         "pids_limit": int(limits.processes),
         "mem_limit": memory,
         "memswap_limit": memory,  # equal: no swap on top of the memory limit
-        "shm_size": min(SHM_MAX_BYTES, disk),
         "nano_cpus": int(limits.cpu_quota * 1e9),  # the code is pinned to one CPU inside
         "ulimits": [
             Ulimit(name="nofile", soft=OPEN_FILES, hard=OPEN_FILES),
@@ -129,7 +127,9 @@ def container_spec(limits, target, settings, created_at=None):
         "environment": sandbox_environment(limits, target),
         "working_dir": "/tmp",
         "hostname": "sandbox",
-        "ipc_mode": "private",
+        # No /dev/shm at all (a private IPC namespace without the mount): it would be a second
+        # writable place beside the capped /tmp, as bubblewrap's read-only one is not.
+        "ipc_mode": "none",
         "auto_remove": False,  # removed explicitly, after its exit state has been read
         "labels": {LABEL: "1", f"{LABEL}.target": target, EXPIRES_LABEL: str(expires)},
         "log_config": LogConfig(type=LogConfig.types.NONE),  # output comes back only through the capped attach stream
@@ -200,10 +200,11 @@ class _OutputReader(threading.Thread):
     """Demultiplexes the attach stream into stdout and stderr, keeping at most
     `cap` bytes of each. `finished` is set at end of stream or when a cap is passed."""
 
-    def __init__(self, stream, cap):
+    def __init__(self, stream, cap, on_stdout=None):
         super().__init__(name="sandbox-output", daemon=True)
         self.stream = stream
         self.cap = cap
+        self.on_stdout = on_stdout
         self.buffers = {STDOUT: bytearray(), STDERR: bytearray()}
         self.output_exceeded = False
         self.finished = threading.Event()
@@ -214,6 +215,8 @@ class _OutputReader(threading.Thread):
                 buffer = self.buffers.get(stream_id)
                 if buffer is None:
                     continue
+                if stream_id == STDOUT and self.on_stdout is not None:
+                    pass_on_stdout(self.on_stdout, chunk)
                 room = self.cap - len(buffer)
                 if len(chunk) > room:
                     buffer += chunk[: max(room, 0)]
@@ -325,13 +328,13 @@ class DockerSandbox(Sandbox):
 
     # -- running -------------------------------------------------------------------
 
-    def run(self, command, stdin=b""):
+    def run(self, command, stdin=b"", on_stdout=None):
         if self._files is None:
             raise RuntimeError("run needs an open sandbox (use it as a context manager)")
         spec = container_spec(self.limits, self.target, self._settings)
         container = self._create(spec, command)
         try:
-            return self._run_container(container, stdin)
+            return self._run_container(container, stdin, on_stdout)
         finally:
             self._remove(container)
 
@@ -348,7 +351,7 @@ class DockerSandbox(Sandbox):
         self._containers.append(container)
         return container
 
-    def _run_container(self, container, stdin):
+    def _run_container(self, container, stdin, on_stdout=None):
         try:
             if not container.put_archive(self.JOB_MOUNT, job_archive(self._files)):
                 raise PlatformError("sandbox.job_copy_failed", "the engine refused the job archive")
@@ -356,7 +359,7 @@ class DockerSandbox(Sandbox):
         except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
             raise PlatformError("sandbox.start_failed", f"could not prepare the sandbox container: {exc}") from exc
         raw_socket = _raw_socket(stream)  # closing the stream forgets it
-        reader = _OutputReader(stream, int(self.limits.output_bytes))
+        reader = _OutputReader(stream, int(self.limits.output_bytes), on_stdout)
         try:
             try:
                 container.start()

@@ -170,6 +170,7 @@ def test_container_spec_carries_every_limit():
     assert ulimits["cpu"] == (30, 31)
     assert ulimits["nofile"][1] <= 4096
     assert "init" not in spec  # the harness's supervisor is pid 1, not docker-init
+    assert spec["ipc_mode"] == "none" and "shm_size" not in spec  # no writable /dev/shm beside /tmp
     assert spec["auto_remove"] is False
     assert spec["working_dir"] == "/tmp"
     assert spec["log_config"]["Type"] == "none"
