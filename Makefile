@@ -29,7 +29,7 @@ run: setup
 	$(PY) scripts/run_dev.py
 
 worker: $(STAMP)
-	$(VENV)/bin/celery -A interview_platform worker -Q cpu --concurrency 1 --loglevel INFO
+	$(VENV)/bin/celery -A interview_platform worker -Q cpu,check --concurrency 1 --loglevel INFO
 
 gpu-worker: $(STAMP)
 	$(PY) manage.py gpu_worker

@@ -14,6 +14,14 @@ class Purpose(models.TextChoices):
     VALIDATION = "validation", "Author validation"
 
 
+def queue_for(target, purpose):
+    """The Celery queue a submission goes to: GPU work to `gpu`; on the CPU, quick checks
+    to `check`, which has a worker of its own so a check never waits behind full gradings."""
+    if target == "gpu":
+        return "gpu"
+    return "check" if purpose == Purpose.QUICK_CHECK else "cpu"
+
+
 class Submission(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
     exercise = models.ForeignKey("questions.ExerciseVersion", on_delete=models.PROTECT, related_name="submissions")
@@ -56,7 +64,7 @@ class Submission(models.Model):
 
     @property
     def queue(self):
-        return "gpu" if self.exercise.target == "gpu" else "cpu"
+        return queue_for(self.exercise.target, self.purpose)
 
     @property
     def verdict_label(self):

@@ -22,7 +22,7 @@ from questions.text import unix_newlines
 
 from . import grading
 from .errors import PlatformError
-from .models import Purpose, Submission
+from .models import Purpose, Submission, queue_for
 from .signals import submission_graded
 from .states import Status, Verdict
 
@@ -140,17 +140,17 @@ def fair_priority(submission):
 
 def queue_position(submission):
     """How many queued submissions go before this one, by fair_priority's rule (a lower
-    place in one's own backlog first, then the older), in its queue (cpu or gpu);
+    place in one's own backlog first, then the older), in its queue (cpu, check or gpu);
     0 = next. None once it is no longer queued. An estimate: a row requeued by the
     sweep, or a worker that picks up a later message first, can change it."""
     if submission.status != Status.QUEUED:
         return None
     active = Submission.objects.filter(status__in=Status.ACTIVE).order_by("created_at", "id")
     backlog, ahead, mine = {}, [], None
-    for row in active.values("id", "user_id", "status", "created_at", "exercise__spec__target"):
+    for row in active.values("id", "user_id", "status", "purpose", "created_at", "exercise__spec__target"):
         place = min(backlog.get(row["user_id"], 0), MAX_TASK_PRIORITY)
         backlog[row["user_id"]] = backlog.get(row["user_id"], 0) + 1
-        queue = "gpu" if row["exercise__spec__target"] == "gpu" else "cpu"
+        queue = queue_for(row["exercise__spec__target"], row["purpose"])
         if row["status"] != Status.QUEUED or queue != submission.queue:
             continue
         key = (place, row["created_at"], row["id"])

@@ -1,4 +1,4 @@
-"""Real processes for fault tests: a Celery worker subprocess (-P solo -c 1 -Q cpu)
+"""Real processes for fault tests: a Celery worker subprocess (-P solo -c 1 -Q cpu,check)
 against a private redis-server on a spare loopback port (so no other test run
 or bench can consume or flush its queue) and the pytest-django test database on
 PostgreSQL, which the worker and this process share. Skipped where either is
@@ -89,14 +89,14 @@ def service_env(database_url, broker, run_dir, **extra):
 
 
 class Worker:
-    """One `celery worker -P solo -c 1 -Q cpu` subprocess, its log in a file."""
+    """One `celery worker -P solo -c 1 -Q cpu,check` subprocess, its log in a file."""
 
     def __init__(self, env, log_path, name="faults"):
         self.log_path = Path(log_path)
         self.log = open(self.log_path, "ab")
         celery = str(Path(sys.executable).with_name("celery"))
         self.process = subprocess.Popen(
-            [celery, "-A", "interview_platform", "worker", "-P", "solo", "-c", "1", "-Q", "cpu", "-n", f"{name}@%h",
+            [celery, "-A", "interview_platform", "worker", "-P", "solo", "-c", "1", "-Q", "cpu,check", "-n", f"{name}@%h",
              "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "INFO"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
