@@ -50,7 +50,7 @@ WITH_DJANGO = ["-p", "pytest_django.plugin", "--ds=mutants_settings"]
 MODULES = {
     "compare": ("grader/harness/compare.py", [[*WITH_DJANGO, "tests/harness/test_compare.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
     "stats": ("grader/harness/stats.py", [[*WITH_DJANGO, "tests/harness/test_stats.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
-    "numeric": ("questions/numeric.py", [[*WITH_DJANGO, "tests/questions/test_numeric.py"]]),
+    "numeric": ("questions/numeric.py", [[*WITH_DJANGO, "tests/questions/test_numeric.py", "tests/questions/test_numeric_units.py"]]),
     "grading": (
         "grader/grading.py",
         [
@@ -273,10 +273,10 @@ def load_equivalents():
     return {(entry["module"], entry["mutant"]): entry["reason"] for entry in entries}
 
 
-def run_module(name, tree, equivalents, count, seed, deadline, show_survivors, extra_arguments=()):
+def run_module(name, tree, equivalents, count, seed, deadline, show_survivors, extra_arguments=(), match=None):
     module_path, stages = MODULES[name]
     stages = [[*stage, *extra_arguments] for stage in stages]
-    mutants = sample(generate(module_path), count, seed)
+    mutants = [m for m in sample(generate(module_path), count, seed) if match is None or match in m.key]
     target = tree / module_path
     original = target.read_text(encoding="utf-8")
     started = time.monotonic()
@@ -325,6 +325,7 @@ def main(argv=None):
     parser.add_argument("--deselect", action="append", default=[], metavar="NODEID",
                         help="leave a test out of every run (one broken by work elsewhere); repeatable")
     parser.add_argument("--list", action="store_true", help="print the sampled mutants' keys and exit")
+    parser.add_argument("--match", metavar="TEXT", help="run only the sampled mutants whose key contains TEXT")
     args = parser.parse_args(argv)
     names = args.module or list(MODULES)
     count = args.mutants or 10**9
@@ -342,7 +343,7 @@ def main(argv=None):
     try:
         for name in names:
             deselected = [option for node in args.deselect for option in ("--deselect", node)]
-            mutants, ran = run_module(name, tree, equivalents, count, args.seed, deadline, args.show_survivors, deselected)
+            mutants, ran = run_module(name, tree, equivalents, count, args.seed, deadline, args.show_survivors, deselected, args.match)
             killed, survived, percent = score(mutants)
             equivalent = sum(m.outcome == "equivalent" for m in mutants)
             not_run = sum(m.outcome == "not run" for m in mutants)

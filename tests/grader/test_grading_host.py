@@ -1,5 +1,7 @@
 """grader.grading without a sandbox: the job and limits the host builds, and what
 it reports from a sandbox run. The real-harness runs are in test_grading.py."""
+import dataclasses
+
 import pytest
 
 from grader import grading
@@ -40,6 +42,12 @@ def test_an_exercise_version_keeps_every_file_and_its_check():
         "check.py": "def check(expected, got, args):\n    return True, ''\n",
     }
     assert "check.py" not in grading.as_exercise(version(check_code="  \n")).files
+
+
+def test_an_exercise_cannot_change_under_a_grading():
+    exercise = grading.Exercise("x", {"target": "cpu"})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        exercise.slug = "y"
 
 
 def test_only_exercises_can_be_graded():
