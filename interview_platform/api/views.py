@@ -73,7 +73,7 @@ def _filtered_questions(params):
 class QuestionList(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[s.QuestionFilterSerializer], responses={200: s.paginated(s.QuestionSerializer), **_errors(400, 404)})
+    @extend_schema(parameters=[s.QuestionFilterSerializer], operation_id="questions_list", responses={200: s.paginated(s.QuestionSerializer), **_errors(400, 404)})
     def get(self, request):
         params = _validated(s.QuestionFilterSerializer, request.query_params)
         paginator = Pagination()
@@ -93,7 +93,7 @@ class QuestionDetail(APIView):
 class ExerciseList(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[s.QuestionFilterSerializer], responses={200: s.paginated(s.ExerciseSerializer), **_errors(400, 404)})
+    @extend_schema(parameters=[s.QuestionFilterSerializer], operation_id="exercises_list", responses={200: s.paginated(s.ExerciseSerializer), **_errors(400, 404)})
     def get(self, request):
         params = _validated(s.QuestionFilterSerializer, request.query_params)
         params.pop("kind", None)
@@ -148,7 +148,7 @@ def _detail_response(request, submission, status_code=status.HTTP_200_OK):
 class SubmissionList(APIView):
     permission_classes = [IsAuthenticated, TokenMaySubmit]
 
-    @extend_schema(parameters=[s.SubmissionFilterSerializer], responses={200: s.paginated(s.SubmissionSerializer), **_errors(400, 401, 404)})
+    @extend_schema(parameters=[s.SubmissionFilterSerializer], operation_id="submissions_list", responses={200: s.paginated(s.SubmissionSerializer), **_errors(400, 401, 404)})
     def get(self, request):
         params = _validated(s.SubmissionFilterSerializer, request.query_params)
         submissions = own_submissions(request.user).order_by("-created_at", "-id")
