@@ -16,7 +16,7 @@ from django.conf import settings
 
 from . import harness
 from .errors import PlatformError
-from .harness.protocol import parse_report
+from .harness.protocol import ProgressReader, parse_report
 from .sandbox import Limits, get_backend
 from .sandbox.cpuslots import claim_runner_cpu
 from .states import Verdict
@@ -54,6 +54,7 @@ MESSAGES = {
 REPORT_KEYS = (
     "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
     "scaling_exponent", "reference_scaling_exponent", "first_call_s", "hint", "failure", "hardware", "harness_version",
+    "profile",
 )
 
 
@@ -156,9 +157,12 @@ def resolve_backend(backend=None):
     return get_backend(backend) if isinstance(backend, str) else backend
 
 
-def grade(exercise, code, mode="full", backend=None):
+def grade(exercise, code, mode="full", backend=None, progress=None):
     """Grade `code` against `exercise` and return the report dict.
 
+    `progress`, when given, is called with each progress dict the harness
+    reports while it works (protocol.parse_progress: phase, counts, elapsed and
+    estimated seconds), at most about once a second.
     Raises PlatformError when the platform could not grade (retry later); any
     problem with the code itself comes back as a verdict in the report."""
     if mode not in MODES:
@@ -181,7 +185,8 @@ def grade(exercise, code, mode="full", backend=None):
             sandbox.write_file("inputs.py", exercise.files["inputs.py"])
             if exercise.files.get("check.py"):
                 sandbox.write_file("check.py", exercise.files["check.py"])
-            result = sandbox.run(list(harness.COMMAND), stdin=stdin_line)
+            on_stdout = ProgressReader(key, progress).feed if progress is not None else None
+            result = sandbox.run(list(harness.COMMAND), stdin=stdin_line, on_stdout=on_stdout)
     except PlatformError:
         raise
     except OSError as exc:

@@ -56,6 +56,11 @@ def json_safe(value):
     return value
 
 
+def _print_line(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 def main(argv):
     started_ns = time.perf_counter_ns()
     # Before the secret is in memory: same-uid processes must not read it via
@@ -70,7 +75,7 @@ def main(argv):
     sys.setswitchinterval(0.0005)
     job_dir = os.path.abspath(argv[1] if len(argv) > 1 else "/job")
     try:
-        report = supervisor.grade(job_dir, started_ns)
+        report = supervisor.grade(job_dir, started_ns, lambda progress: _print_line(protocol.format_progress(secret, progress)))
     except BaseException as exc:  # never leave without a signed report
         report = supervisor.empty_report()
         report["message"] = f"The grader failed unexpectedly ({type(exc).__name__})."

@@ -36,3 +36,60 @@ def parse_report(secret: bytes, stdout: bytes):
             return None
         return report if isinstance(report, dict) else None
     return None
+
+
+#: Progress lines, printed by the supervisor while it works: `HOTPATH-PROGRESS <hmac> <json>`,
+#: signed like the report so nothing else in the sandbox can fake the page's progress bar.
+PROGRESS_PREFIX = "HOTPATH-PROGRESS"
+PROGRESS_PHASES = ("loading", "checking", "timing", "profiling", "comparing")
+PROGRESS_COUNTS = ("size_index", "sizes", "pair", "pairs")
+PROGRESS_SECONDS = ("elapsed_s", "eta_s")
+MAX_PROGRESS_LINE = 4096
+
+
+def format_progress(secret: bytes, progress: dict) -> str:
+    payload = json.dumps(progress, separators=(",", ":"), sort_keys=True, allow_nan=False)
+    return f"{PROGRESS_PREFIX} {sign(secret, payload)} {payload}"
+
+
+def parse_progress(secret: bytes, line: str):
+    """The verified, well-formed progress dict in `line`, or None."""
+    parts = line.strip().split(" ", 2)
+    if len(parts) != 3 or parts[0] != PROGRESS_PREFIX or not hmac.compare_digest(parts[1], sign(secret, parts[2])):
+        return None
+    try:
+        progress = json.loads(parts[2])
+    except ValueError:
+        return None
+    if not isinstance(progress, dict) or progress.get("phase") not in PROGRESS_PHASES:
+        return None
+    clean = {"phase": progress["phase"]}
+    for name in PROGRESS_COUNTS:
+        value = progress.get(name)
+        clean[name] = value if type(value) is int and value >= 0 else None
+    for name in PROGRESS_SECONDS:
+        value = progress.get(name)
+        clean[name] = float(value) if type(value) in (int, float) and 0 <= value < 1e6 else None
+    return clean
+
+
+class ProgressReader:
+    """Feeds on the sandbox's stdout as it arrives and calls `callback` with each
+    verified progress dict. The report itself is parsed from the whole output at
+    the end (parse_report), not here."""
+
+    def __init__(self, secret: bytes, callback):
+        self.secret = secret
+        self.callback = callback
+        self.pending = b""
+
+    def feed(self, chunk: bytes):
+        self.pending += chunk
+        *lines, self.pending = self.pending.split(b"\n")
+        if len(self.pending) > MAX_PROGRESS_LINE:
+            self.pending = b""  # a long line is never a progress line
+        for raw in lines:
+            if raw.startswith(PROGRESS_PREFIX.encode()) and len(raw) <= MAX_PROGRESS_LINE:
+                progress = parse_progress(self.secret, raw.decode("utf-8", "replace"))
+                if progress is not None:
+                    self.callback(progress)

@@ -16,11 +16,13 @@ write its memory; it becomes dumpable only between "arm" and the next message, w
 the supervisor holds every other process stopped, so the supervisor can reset
 its peak-RSS counter.
 """
+import cProfile
 import functools
 import importlib
 import json
 import linecache
 import os
+import pstats
 import resource
 import socket
 import sys
@@ -48,6 +50,8 @@ import numpy as np  # noqa: E402
 from . import imports, ipc, procs, syscalls  # noqa: E402
 
 MAX_TRACEBACK_LINES = 40
+#: Functions of the module's own code kept in a profile.
+PROFILE_ROWS = 20
 MAX_TRACEBACK_CHARS = 8000
 DISPLAY_NAMES = {"submission": "solution.py", "reference": "reference.py"}
 
@@ -106,6 +110,8 @@ class Runner:
             self.call(message, fds)
         elif self.device is None and op == "echo" and self.role == "reference":
             self.echo(message, fds)
+        elif self.device is None and op == "profile" and self.role == "submission":
+            self.profile(message, fds)
         elif self.device is not None and op == "stage":
             self.stage(message, fds)
         elif self.device is not None and op == "call":
@@ -170,7 +176,24 @@ class Runner:
         spare = _spare_result_fd(message, fds)
         self._answer(lambda: _echo_answer(message, fds), spare)
 
-    def _answer(self, compute, spare_fd):
+    def profile(self, message, fds):
+        """A call under cProfile (untimed: the supervisor makes it after the
+        timed pairs); the reply also carries the module's own functions."""
+        spare = _spare_result_fd(message, fds)
+        profiler = cProfile.Profile()
+        self._answer(lambda: profiler.runcall(self.function, *_receive_args(message, fds)), spare,
+                     extra=lambda: {"profile": self._own_functions(profiler)})
+
+    def _own_functions(self, profiler):
+        """The module's own functions from `profiler`, most cumulative time first."""
+        rows = [
+            {"function": name, "line": line, "calls": calls, "own_s": round(own, 7), "cumulative_s": round(cumulative, 7)}
+            for (filename, line, name), (_, calls, own, cumulative, _) in pstats.Stats(profiler).stats.items()
+            if filename == self.module_path
+        ]
+        return sorted(rows, key=lambda row: -row["cumulative_s"])[:PROFILE_ROWS]
+
+    def _answer(self, compute, spare_fd, extra=None):
         result = None
         try:
             result = compute()
@@ -180,6 +203,8 @@ class Runner:
         else:
             try:
                 reply, result_fd = _sealed_result(result, spare_fd)
+                if extra is not None:
+                    reply.update(extra())
             except BaseException as exc:
                 reply, result_fd = self._failure(exc), None
         # Freed inside the timed window, on both sides alike.

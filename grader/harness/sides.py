@@ -75,6 +75,8 @@ class CallOutcome:
     # answer lived, and which device arguments no longer match their inputs.
     placement: list = field(default_factory=list)
     modified_arguments: list = field(default_factory=list)
+    # A profiled call only: the module's own functions (runner.Runner.profile).
+    profile: list | None = None
 
 
 class Side:
@@ -172,12 +174,14 @@ class Side:
             return CallOutcome("output")
         return outcome
 
-    def call(self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0):
+    def call(self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0, profile=False):
         """One measured call on `bundle` (an InputBundle). See the module docstring.
         With `echo_like` (an ipc.encode description of an answer; CPU reference
         only) the runner computes nothing and returns a blank answer of that shape.
         `answer_bytes` (CPU) pre-allocates that much of the result memfd before
-        the clock starts (ipc.spare_result_memfd); 0 lets the runner allocate."""
+        the clock starts (ipc.spare_result_memfd); 0 lets the runner allocate.
+        With `profile` (CPU submission only) the runner calls the entry point
+        under cProfile and the outcome's `profile` holds its functions."""
         try:
             process_count = procs.freeze_all_except(self.pid)
         except procs.FreezeFailed as exc:
@@ -212,7 +216,7 @@ class Side:
         outcome = CallOutcome("ok")
         clock = PhaseClock()
         try:
-            reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock, echo_like, answer_bytes)
+            reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock, echo_like, answer_bytes, profile)
         except TimeoutError:
             self.kill()
             outcome = CallOutcome("timeout")
@@ -259,6 +263,7 @@ class Side:
             outcome.answer_bytes = reply["size"]
             try:
                 outcome.placement, outcome.modified_arguments = _device_checks(reply)
+                outcome.profile = _profile_rows(reply) if profile else None
                 outcome.value = ipc.decode(reply.get("value"), buffer)
             except ipc.ProtocolError as exc:
                 self.kill()
@@ -268,13 +273,13 @@ class Side:
             outcome.error = _clean_error(reply.get("error"))
         return outcome
 
-    def _exchange(self, bundle, budget_ns, deadline_ns, clock, echo_like=None, answer_bytes=0):
+    def _exchange(self, bundle, budget_ns, deadline_ns, clock, echo_like=None, answer_bytes=0, profile=False):
         """Sends the inputs, runs the call and receives its result: (reply, buffer).
         Only clock's "call" phase is the timed window (see the module docstring)."""
         inputs = {"args": bundle.meta, "size": bundle.size}
         input_fds = [bundle.fd] if bundle.fd is not None else []
         if self.job.target != "gpu":
-            request = {"op": "call"} if echo_like is None else {"op": "echo", "like": echo_like}
+            request = {"op": "profile" if profile else "call"} if echo_like is None else {"op": "echo", "like": echo_like}
             spare = ipc.spare_result_memfd(answer_bytes) if answer_bytes > 0 else None
             if spare is not None:
                 request["spare_result"] = True
@@ -380,6 +385,24 @@ def _device_checks(reply):
     if not (isinstance(modified, list) and all(type(position) is int and position >= 0 for position in modified)):
         raise ipc.ProtocolError("bad modified_arguments")
     return placement, modified
+
+
+def _profile_rows(reply):
+    """The profile rows of a "profile" reply, validated: the submission's runner
+    wrote them, so they are checked and cut to size like anything else it sends."""
+    rows = reply.get("profile")
+    if not isinstance(rows, list) or len(rows) > 100:
+        raise ipc.ProtocolError("bad profile")
+    clean = []
+    for row in rows:
+        if not isinstance(row, dict):
+            raise ipc.ProtocolError("bad profile row")
+        numbers = [row.get(key) for key in ("line", "calls", "own_s", "cumulative_s")]
+        if not isinstance(row.get("function"), str) or not all(type(n) in (int, float) and n >= 0 for n in numbers):
+            raise ipc.ProtocolError("bad profile row")
+        clean.append({"function": row["function"][:100], "line": int(row["line"]), "calls": int(row["calls"]),
+                      "own_s": float(row["own_s"]), "cumulative_s": float(row["cumulative_s"])})
+    return clean
 
 
 def _clean_error(error):

@@ -45,6 +45,8 @@ CALL_DIGITS = 7
 TIME_FACTOR = 10
 TIME_GRACE_S = 1.0
 WARMUP_GRACE_S = 5.0
+#: The submission's very first call may also compile (Numba, caches): this much grace.
+FIRST_CALL_GRACE_S = 10.0
 #: Fraction of limits.time_s the harness plans to use; the rest is margin to report.
 TIME_SHARE = 0.9
 #: Timed pairs every size gets before the time budget may cut its repeats short.
@@ -73,6 +75,12 @@ UNFROZEN_MESSAGE = (
 #: A reference call that times out after less than this share of the whole
 #: budget stopped because the budget was spent, not because it hangs.
 REFERENCE_HANG_SHARE = 0.5
+#: A profiled call is planned at this many times the timed calls' median (cProfile's
+#: overhead on Python-level code), plus a margin; with less budget left it is skipped.
+PROFILE_SLOWDOWN = 5
+PROFILE_MARGIN_S = 0.5
+#: At most one progress note a second within a phase.
+PROGRESS_INTERVAL_NS = NS
 #: Signals that only another process can have sent to the reference.
 EXTERNAL_SIGNALS = frozenset({9, 15, 1, 2, 3, 10, 12, 14})
 
@@ -104,11 +112,14 @@ def empty_report():
         "failure": None,
         "hardware": "cpu",
         "harness_version": HARNESS_VERSION,
+        "profile": None,
     }
 
 
-def grade(job_dir, started_ns):
-    """The report dict for the job in `job_dir`. Never raises."""
+def grade(job_dir, started_ns, emit_progress=None):
+    """The report dict for the job in `job_dir`. Never raises. `emit_progress`,
+    when given, is called with a progress dict (protocol.PROGRESS_*) at each
+    change of phase and at most once a second within one."""
     report = empty_report()
     try:
         job = load_job(job_dir)
@@ -116,7 +127,7 @@ def grade(job_dir, started_ns):
         report["message"] = f"The exercise is misconfigured: {exc}."
         report["hint"] = feedback.HINTS[feedback.INTERNAL_ERROR]
         return report
-    return Grading(job_dir, job, started_ns).run()
+    return Grading(job_dir, job, started_ns, ProgressNotes(emit_progress, started_ns)).run()
 
 
 class SizeRecord:
@@ -138,9 +149,31 @@ class SizeRecord:
         self.correct = True
 
 
+class ProgressNotes:
+    """Where the grading is, for the page's progress bar: every change of phase,
+    and within a phase at most one note a second (never one per timed call)."""
+
+    def __init__(self, emit, started_ns):
+        self.emit = emit
+        self.started_ns = started_ns
+        self.phase = None
+        self.last_ns = 0
+
+    def note(self, phase, eta_s=None, size_index=None, sizes=None, pair=None, pairs=None):
+        now = time.perf_counter_ns()
+        if self.emit is None or (phase == self.phase and now - self.last_ns < PROGRESS_INTERVAL_NS):
+            return
+        self.phase, self.last_ns = phase, now
+        self.emit({
+            "phase": phase, "size_index": size_index, "sizes": sizes, "pair": pair, "pairs": pairs,
+            "elapsed_s": round((now - self.started_ns) / NS, 2), "eta_s": None if eta_s is None else round(max(eta_s, 0.0), 1),
+        })
+
+
 class Grading:
-    def __init__(self, job_dir, job, started_ns):
+    def __init__(self, job_dir, job, started_ns, progress=None):
         self.job_dir = job_dir
+        self.progress = progress or ProgressNotes(None, started_ns)
         self.job = job
         self.deadline_ns = started_ns + int((job.time_s * TIME_SHARE - 0.5) * NS)
         self.order_rng = random.Random(os.urandom(16))
@@ -149,6 +182,8 @@ class Grading:
         self.scratch = None
         self.first_call_s = None
         self.records = {}
+        # The per-call limit applied to the submission's latest call (see _budget_ns).
+        self.call_limit = None
         self.edge_count = 0
 
     # -- the run --------------------------------------------------------------
@@ -175,7 +210,9 @@ class Grading:
         self.check = None
         if os.path.exists(check_path):
             self.check = getattr(_load_trusted_module(check_path, "hotpath_check"), "check", None)
+        self.progress.note("loading")
         self._start_runners()
+        self.progress.note("checking")
         for label, args in self._edge_inputs():
             self._checked_pair(args, label, None, ("reference", "submission"))
             self.edge_count += 1
@@ -183,8 +220,10 @@ class Grading:
             self._check_sizes()
         else:
             self._benchmark()
+            self._profile()
         self._check_outside_work()
         self._check_copy_phases()
+        self.progress.note("comparing")
         self._summarise()
 
     def _read_submission(self):
@@ -245,9 +284,11 @@ class Grading:
             warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), warmup=True)
             for role in ("reference", "submission"):
                 record.first_call[role] = warmup[role].seconds
-            for _ in range(self.job.repeats):
+            for pair in range(self.job.repeats):
                 if not self._room_for_another_pair(record, sizes[position + 1:]):
                     break
+                self.progress.note("timing", self._time_left_s(record, pair, sizes[position + 1:]),
+                                   size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
                 started_ns = time.perf_counter_ns()
                 order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
                 echoes = [] if self.job.target != "gpu" else None
@@ -260,6 +301,44 @@ class Grading:
                     if self.job.target == "gpu":
                         record.staging[role].append(outcome.staging_seconds)
                         record.fetching[role].append(outcome.fetch_seconds)
+
+    def _profile(self):
+        """One more, untimed call of the submission at the largest size, under
+        cProfile: where its time went, per function of the learner's own code.
+        It never changes a figure or the verdict: it is skipped, and the report
+        says why, when the budget left would not hold it or the call fails."""
+        if self.job.target != "cpu":
+            self.report["profile"] = _profile_entry("skipped", "Profiles are taken on CPU exercises only.")
+            return
+        size = max(self.records)
+        record = self.records[size]
+        needed_s = PROFILE_SLOWDOWN * stats.median(record.times["submission"]) + PROFILE_MARGIN_S
+        left_s = (self.deadline_ns - time.perf_counter_ns()) / NS
+        if needed_s > left_s:
+            self.report["profile"] = _profile_entry(
+                "skipped", f"Not enough of the time limit was left for a profiled call ({left_s:.1f} s left, about {needed_s:.1f} s needed).")
+            return
+        self.progress.note("profiling", needed_s)
+        bundle = InputBundle(self._make_inputs(size))
+        try:
+            outcome = self.sides["submission"].call(bundle, int(left_s * NS), self.deadline_ns, answer_bytes=record.answer_bytes, profile=True)
+        finally:
+            bundle.close()
+        if outcome.status != "ok":
+            self.report["profile"] = _profile_entry("skipped", f"The profiled call did not finish ({outcome.status}).")
+            return
+        self.report["profile"] = _profile_entry("done", "", size=size, seconds=outcome.seconds, functions=outcome.profile)
+
+    def _time_left_s(self, record, done_pairs, later_sizes):
+        """An estimate of the timing still to do: this size's remaining pairs and
+        every later size's warm-up and pairs, their cost assumed to grow in
+        proportion to size; never beyond the budget. None before any pair."""
+        if not record.pair_ns:
+            return None
+        pair_ns = stats.median(record.pair_ns)
+        later_ns = sum(pair_ns * later / record.size * (self.job.repeats + 1) for later in later_sizes)
+        estimate_ns = pair_ns * (self.job.repeats - done_pairs) + later_ns
+        return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
 
     def _room_for_another_pair(self, record, later_sizes):
         """Whether one more timed pair at this size still leaves the later sizes
@@ -343,8 +422,14 @@ class Grading:
         return outcome.seconds
 
     def _budget_ns(self, role, record, outcomes, warmup):
+        """How long this call may run: TIME_FACTOR times the reference's time on
+        the same input (or its median at this size) plus a grace (more for the
+        very first call, which may compile, and for warm-ups), and never past
+        the total budget. The limit applied is kept in self.call_limit for the
+        learner's message when a call overruns it."""
         remaining = self.deadline_ns - time.perf_counter_ns()
-        if role == "reference" or self.first_call_s is None:
+        self.call_limit = None
+        if role == "reference":
             return remaining
         if "reference" in outcomes:
             reference_s = outcomes["reference"].seconds
@@ -352,8 +437,15 @@ class Grading:
             reference_s = stats.median(record.times["reference"])
         else:
             return remaining
-        grace = WARMUP_GRACE_S if warmup else TIME_GRACE_S
-        return min(remaining, int((TIME_FACTOR * reference_s + grace) * NS))
+        if self.first_call_s is None:
+            grace = FIRST_CALL_GRACE_S
+        else:
+            grace = WARMUP_GRACE_S if warmup else TIME_GRACE_S
+        limit_s = TIME_FACTOR * reference_s + grace
+        if limit_s * NS >= remaining:
+            return remaining
+        self.call_limit = (limit_s, reference_s, grace)
+        return int(limit_s * NS)
 
     def _check_inputs_untouched(self, bundle, outcome, label, record):
         """The host copies (the inputs memfd, checked here) and, on GPU, the
@@ -426,12 +518,15 @@ class Grading:
             self._reference_failed(outcome, where)
         status = outcome.status
         if status == "timeout":
-            if time.perf_counter_ns() >= self.deadline_ns - NS // 10:
+            if self.call_limit is None or time.perf_counter_ns() >= self.deadline_ns - NS // 10:
                 raise Finished(feedback.TIME_LIMIT, f"Your code ran out of the total time budget ({self.job.time_s:g} s) {where}.")
+            limit_s, reference_s, grace_s = self.call_limit
             raise Finished(
                 feedback.TIME_LIMIT,
-                f"Your code took more than {TIME_FACTOR} times the reference's time plus a second {where} "
-                f"({outcome.seconds:.2f} s before it was stopped).",
+                f"Your code was stopped after {limit_s:.2f} s {where}: a call may take {TIME_FACTOR} times the "
+                f"reference's time on the same input ({reference_s:.4g} s) plus {grace_s:g} s"
+                f"{' for start-up such as JIT compilation' if grace_s == FIRST_CALL_GRACE_S else ''}.",
+                {"input": where, "limit_s": round(limit_s, 3), "reference_s": reference_s},
             )
         if status == "memory":
             raise Finished(
@@ -630,6 +725,10 @@ def _pin_cpus(preferred=None):
     if allowed - runner_cpus:
         os.sched_setaffinity(0, allowed - runner_cpus)
     return runner_cpus
+
+
+def _profile_entry(status, reason, size=None, seconds=None, functions=()):
+    return {"status": status, "reason": reason, "size": size, "seconds": seconds, "functions": list(functions)}
 
 
 def _size_entry(size, correct, **numbers):

@@ -8,7 +8,10 @@ as its only writable place). `run` executes one command inside the sandbox
 under the limits and returns a SandboxResult. Leaving the context kills every
 process the run left behind and removes everything it created, whatever happened.
 """
+import logging
 from dataclasses import dataclass, field
+
+logger = logging.getLogger(__name__)
 
 #: Part of every backend's sandbox environment: memory behaviour that is the same for both
 #: runners and from one grading to the next.
@@ -83,8 +86,10 @@ class Sandbox:
     def write_file(self, relative_path, content):
         raise NotImplementedError
 
-    def run(self, command, stdin=b""):
-        """Run `command` (a list of strings, paths as seen inside the sandbox)."""
+    def run(self, command, stdin=b"", on_stdout=None):
+        """Run `command` (a list of strings, paths as seen inside the sandbox).
+        `on_stdout`, when given, is called with each chunk of stdout as it
+        arrives (the whole output is in the result as well)."""
         raise NotImplementedError
 
     def _setup(self):
@@ -92,3 +97,12 @@ class Sandbox:
 
     def _cleanup(self):
         raise NotImplementedError
+
+
+def pass_on_stdout(callback, chunk):
+    """Hands a stdout chunk to a run's on_stdout callback; a failing callback (a
+    progress store that is down, say) is logged and never stops the run."""
+    try:
+        callback(chunk)
+    except Exception:
+        logger.exception("the sandbox's stdout callback failed")

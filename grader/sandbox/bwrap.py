@@ -33,7 +33,7 @@ from pathlib import Path
 from grader.errors import PlatformError
 
 from . import seccomp
-from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult
+from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult, pass_on_stdout
 from .cgroups import create_run_cgroup, creator_pid, pid_alive, remove_stale_cgroups
 
 logger = logging.getLogger(__name__)
@@ -331,7 +331,7 @@ class BwrapSandbox(Sandbox):
         libc = ctypes.CDLL(None, use_errno=True)
         return enter_sandbox_limits
 
-    def run(self, command, stdin=b""):
+    def run(self, command, stdin=b"", on_stdout=None):
         if self._job_fd is None:
             raise RuntimeError("run needs an open sandbox (use it as a context manager)")
         limits = self.limits
@@ -374,7 +374,7 @@ class BwrapSandbox(Sandbox):
         deadline = started + limits.wall_time_s
         entry = [process, None]
         self._processes.append(entry)
-        streams = self._pump(process, info_read, stdin, deadline, entry)
+        streams = self._pump(process, info_read, stdin, deadline, entry, on_stdout)
         timed_out = streams["timed_out"]
         if timed_out or streams["output_exceeded"]:
             self._kill_tree(process, entry[1], group)
@@ -413,7 +413,7 @@ class BwrapSandbox(Sandbox):
             },
         )
 
-    def _pump(self, process, info_read, stdin, deadline, entry):
+    def _pump(self, process, info_read, stdin, deadline, entry, on_stdout=None):
         """Feeds stdin and reads stdout, stderr and bwrap's info pipe together
         until all close, the deadline passes or an output cap is exceeded."""
         cap = int(self.limits.output_bytes)
@@ -459,6 +459,8 @@ class BwrapSandbox(Sandbox):
                     if fd == info_read:
                         info += chunk
                         continue
+                    if on_stdout is not None and fd == process.stdout.fileno():
+                        pass_on_stdout(on_stdout, chunk)
                     buffer = buffers[fd]
                     room = cap - len(buffer)
                     if len(chunk) > room:
