@@ -4,7 +4,8 @@
 #   2. runs the GPU tests (.venv/bin/pytest -m gpu -q), which grade through the
 #      harness directly, without a sandbox;
 #   3. grades fused-axpy-relu's solution.py (expects accepted and a speedup
-#      above MIN_SOLUTION_SPEEDUP) and starter.py (expects accepted) with
+#      above MIN_SOLUTION_SPEEDUP) and starter.py (expects accepted), and every
+#      other GPU exercise's solution.py (expects accepted), with
 #      `manage.py grade --json`, in the GPU sandbox (backend GRADE_BACKEND,
 #      default docker; skipped, and said so, when no Docker engine answers).
 # Prints PASS, FAIL or SKIP per check; exits 0 only when nothing failed.
@@ -58,6 +59,15 @@ if [ "$GRADE_BACKEND" = docker ] && ! docker info >/dev/null 2>&1; then
 else
   grade solution.py "r['verdict'] == 'accepted' and r['speedup'] > $MIN_SOLUTION_SPEEDUP"
   grade starter.py "r['verdict'] == 'accepted'"
+  # Every other GPU exercise in the bank: its model solution must be accepted
+  # (docs/bank.md lists them as unverified on hardware until this passes).
+  for question in questions/bank/*/*/question.md; do
+    grep -q '^target: gpu$' "$question" || continue
+    SLUG="$(basename "$(dirname "$question")")"
+    EXERCISE="$(dirname "$question")"
+    [ "$SLUG" = fused-axpy-relu ] && continue
+    grade solution.py "r['verdict'] == 'accepted'"
+  done
 fi
 
 if [ "$FAILED" = 0 ]; then echo "PASS  all GPU checks"; else echo "FAIL  some GPU checks failed"; fi

@@ -14,5 +14,7 @@ def test_real_bank_loads():
     assert live.filter(kind__in=[Kind.CONCEPT, Kind.NUMERIC]).count() >= 100
     assert live.filter(kind=Kind.NUMERIC).count() >= 45
     assert live.filter(kind=Kind.CONCEPT).count() >= 40
-    assert live.filter(kind=Kind.CODING).count() >= 14
+    exercises = [question.current_exercise() for question in live.filter(kind=Kind.CODING)]
+    assert sum(exercise.spec["target"] == "cpu" for exercise in exercises) >= 22
+    assert sum(exercise.spec["target"] == "gpu" for exercise in exercises) >= 8
     assert set(live.values_list("topic", flat=True)) == set(TOPIC_FOLDERS)
