@@ -38,11 +38,12 @@ CMD ["gunicorn", "interview_platform.wsgi", "--bind", "0.0.0.0:8000", "--workers
 
 
 # CuPy is only here to find the GPU and name it; grading itself runs in the GPU sandbox image.
-# The CUDA driver comes from the host (NVIDIA Container Toolkit); CuPy's wheel needs nothing else for that.
+# The CUDA libraries are PyPI wheels (requirements/gpu.txt, scripts/build_wheelhouse.sh --gpu); the driver comes
+# from the host (NVIDIA Container Toolkit).
 FROM app-venv AS gpu-worker-venv
 COPY .cache/wheels/gpu /tmp/gpu-wheels
 RUN /opt/venv/bin/python -m ensurepip --upgrade >/dev/null \
-    && /opt/venv/bin/pip install --quiet --no-index --find-links /tmp/gpu-wheels cupy-cuda12x \
+    && /opt/venv/bin/pip install --quiet --no-index --find-links /tmp/gpu-wheels "cupy-cuda12x[ctk]" cuda-pathfinder \
     && /opt/venv/bin/pip uninstall --quiet -y pip setuptools
 
 FROM app AS gpu-worker

@@ -7,7 +7,7 @@
 #   hotpath-sandbox-cpu:latest   sandbox_images/cpu/Dockerfile (one container per grading run)
 #   hotpath-postgres, -redis, -mailcatcher   deploy/services.Dockerfile (the rest of docker-compose.yml)
 # Installs and starts the engine first where it is missing and we may (scripts/ensure_docker.sh).
-# The GPU images need CUDA wheels of about 3 GB and a GPU host to be of use: built only with --gpu.
+# The GPU images need about 3 GB of CUDA wheels and a GPU host to be of use: built only with --gpu.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +16,7 @@ GPU=0
 
 scripts/ensure_docker.sh
 scripts/build_base_image.sh
-scripts/build_wheelhouse.sh
+if [ "$GPU" = 1 ]; then scripts/build_wheelhouse.sh --gpu; else scripts/build_wheelhouse.sh; fi
 
 build() {
   local tag="$1"; shift

@@ -23,10 +23,15 @@ fi
 # The images' Python is Debian bookworm's 3.11; wheels must be for that ABI.
 "$PYTHON" -c 'import sys; assert sys.version_info[:2] == (3, 11), "the wheelhouse needs Python 3.11 (the images run 3.11)"'
 
-for role in web sandbox; do
+roles="web sandbox"
+# --gpu: also the GPU images' wheels (CuPy and the CUDA libraries, about 3 GB). Their many
+# nvidia-* wheels are left to pip's resolver (within the toolkit's pinned major version).
+[ "${1:-}" = "--gpu" ] && roles="$roles gpu"
+
+for role in $roles; do
   requirements="requirements/$role.txt"
   folder=".cache/wheels/$role"
-  key="$(cat "$requirements" "$0" | sha256sum | cut -c1-16)"
+  key="$(cat requirements/sandbox.txt "$requirements" "$0" | sha256sum | cut -c1-16)"
   if [ -f "$folder/KEY" ] && [ "$(cat "$folder/KEY")" = "$key" ]; then
     echo "wheels for $role are up to date ($key)"
     continue
@@ -37,6 +42,8 @@ for role in web sandbox; do
   # Every version is pinned in the file; --no-deps keeps anything unpinned from slipping in,
   # and the install in the image (with dependencies) fails if a pin is missing.
   # (This host's pip configuration names index folders that may be missing; pip warns about each.)
-  "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$folder" -r "$requirements" 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
+  dependencies=--no-deps
+  [ "$role" = gpu ] && dependencies=
+  "$PYTHON" -m pip wheel --quiet $dependencies --wheel-dir "$folder" -r "$requirements" 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
   echo "$key" >"$folder/KEY"
 done
