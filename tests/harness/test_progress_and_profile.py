@@ -1,0 +1,101 @@
+"""What a grading reports while and after it works (issue 15, harness side):
+signed progress lines, a profile of the learner's own functions, and a
+per-call limit that stops an endless loop within seconds."""
+import types
+
+import pytest
+
+from grader.harness import protocol, supervisor
+
+from .jobs import VECTOR_SOLUTION, run_job
+
+SECRET = b"k" * 64
+
+
+def progress_lines(stdout, secret):
+    return [protocol.parse_progress(secret, line.decode()) for line in stdout.splitlines() if line.startswith(b"HOTPATH-PROGRESS")]
+
+
+def test_progress_reader_passes_on_signed_lines_split_across_chunks_and_nothing_else():
+    seen = []
+    reader = protocol.ProgressReader(SECRET, seen.append)
+    good = protocol.format_progress(SECRET, {"phase": "timing", "size_index": 2, "sizes": 3, "pair": 4, "pairs": 9,
+                                             "elapsed_s": 3.5, "eta_s": 7.25}).encode()
+    forged = protocol.format_progress(b"x" * 64, {"phase": "timing", "elapsed_s": 1.0}).encode()
+    reader.feed(b"noise\n" + good[:20])
+    reader.feed(good[20:] + b"\n" + forged + b"\n" + b"HOTPATH-PROGRESS " + b"z" * 5000 + b"\npartial")
+    assert seen == [{"phase": "timing", "size_index": 2, "sizes": 3, "pair": 4, "pairs": 9, "elapsed_s": 3.5, "eta_s": 7.25}]
+
+
+@pytest.mark.parametrize("fields", [{"phase": "hacking"}, {"phase": "timing", "pair": -1}, {"phase": "timing", "eta_s": "soon"}])
+def test_malformed_progress_is_dropped_or_cleaned(fields):
+    parsed = protocol.parse_progress(SECRET, protocol.format_progress(SECRET, fields))
+    if fields["phase"] == "hacking":
+        assert parsed is None
+    else:
+        assert parsed["pair"] is None and parsed["eta_s"] is None and parsed["phase"] == "timing"
+
+
+def test_progress_notes_every_phase_change_but_at_most_one_a_second_within_a_phase(monkeypatch):
+    now = [0]
+    monkeypatch.setattr(supervisor.time, "perf_counter_ns", lambda: now[0])
+    notes = []
+    progress = supervisor.ProgressNotes(notes.append, started_ns=0)
+    for step in range(30):  # thirty pairs, a tenth of a second apart
+        now[0] = step * supervisor.NS // 10
+        progress.note("timing", pair=step + 1, pairs=30)
+    progress.note("comparing")
+    assert [note["pair"] for note in notes[:-1]] == [1, 11, 21]
+    assert notes[-1]["phase"] == "comparing" and notes[-1]["elapsed_s"] == 2.9
+
+
+def test_a_grading_reports_its_phases_in_order_and_profiles_the_learners_functions(tmp_path):
+    solution = """
+    import numpy as np
+
+    def _square(x):
+        return x * x
+
+    def transform(x):
+        return np.sqrt(_square(x) + 1.0) * 2.0 - x
+    """
+    reference = """
+    import numpy as np
+
+    def transform(x):
+        return np.sqrt(x * x + 1.0) * 2.0 - x
+    """
+    run = run_job(tmp_path, solution, reference)
+    assert run.verdict == "accepted", run.report["message"]
+    phases = [line["phase"] for line in progress_lines(run.stdout, run.secret)]
+    assert phases[:2] == ["loading", "checking"] and phases[-2:] == ["profiling", "comparing"]
+    assert "timing" in phases
+    assert progress_lines(run.stdout, b"not the key" * 6) == [None] * len(phases)
+    profile = run.report["profile"]
+    assert profile["status"] == "done" and profile["size"] == 8000
+    assert [row["function"] for row in profile["functions"]] == ["transform", "_square"]
+    assert all(row["calls"] == 1 and row["cumulative_s"] >= row["own_s"] >= 0 for row in profile["functions"])
+
+
+def test_no_profile_when_the_budget_left_would_not_hold_it():
+    record = supervisor.SizeRecord(8000)
+    record.times["submission"] = [2.0, 2.0, 2.0]  # a profiled call is planned at 5 x 2 s + 0.5 s
+    grading = types.SimpleNamespace(
+        job=types.SimpleNamespace(target="cpu"), records={8000: record}, report={},
+        deadline_ns=supervisor.time.perf_counter_ns() + 5 * supervisor.NS, sides={},
+    )
+    supervisor.Grading._profile(grading)
+    assert grading.report["profile"]["status"] == "skipped"
+    assert "Not enough of the time limit was left" in grading.report["profile"]["reason"]
+    grading.job.target = "gpu"
+    supervisor.Grading._profile(grading)
+    assert grading.report["profile"]["reason"] == "Profiles are taken on CPU exercises only."
+
+
+def test_an_endless_loop_is_stopped_on_the_first_call_with_the_limit_named(tmp_path):
+    run = run_job(tmp_path, "def transform(x):\n    while True:\n        pass\n", limits={"time_s": 120})
+    assert run.verdict == "time_limit"
+    assert run.report["message"].startswith("Your code was stopped after ")
+    assert "for start-up such as JIT compilation" in run.report["message"]
+    limit_s = run.report["failure"]["limit_s"]
+    assert supervisor.FIRST_CALL_GRACE_S <= limit_s < supervisor.FIRST_CALL_GRACE_S + 5
