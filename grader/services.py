@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 
+from interview_platform.accounts.verification import is_verified
 from questions.text import unix_newlines
 
 from . import grading
@@ -120,6 +121,13 @@ def submit_practice(user, exercise_version, code, purpose=Purpose.PRACTICE):
     rate limit, then create_submission's validation, queue cap and fair ordering."""
     if purpose not in WEB_PURPOSES:
         raise ValidationError(f"Unknown purpose {purpose!r}.", code="bad_purpose")
+    if not is_verified(user):
+        # One person, one account in the queue: the per-user cap and fair ordering count accounts.
+        raise ValidationError(
+            f"Verify your e-mail address before submitting code: open the link we sent to {user.email or 'you'} "
+            "(your profile page sends a new one).",
+            code="unverified",
+        )
     if exercise_version.target == "gpu" and not gpu_worker_online():
         raise ValidationError(NO_GPU_WORKER_MESSAGE, code="no_gpu_worker")
     check_submission_rate(user)

@@ -22,6 +22,8 @@ from .timings import timings_response
 #: What a browser sends when the bytes it was given were not UTF-8: Django decodes
 #: form data leniently, turning each bad byte into U+FFFD.
 REPLACEMENT_CHARACTER = "\ufffd"
+#: The HTTP status of a refused submission, by the ValidationError's code (otherwise 400).
+REFUSAL_STATUS = {"rate_limited": 429, "unverified": 403}
 
 
 def _visible_submission(request, pk):
@@ -39,6 +41,7 @@ def _submission_context(submission):
         "question": submission.exercise.question,
         "report": submission.report or {},
         "waiting_for_gpu": services.waiting_for_gpu(submission),
+        "progress": services.submission_progress(submission),
     }
 
 
@@ -59,7 +62,7 @@ def submit(request, slug):
         try:
             submission = services.submit_practice(request.user, exercise, code, purpose=purpose)
         except ValidationError as exc:
-            error, status = " ".join(exc.messages), 429 if exc.code == "rate_limited" else 400
+            error, status = " ".join(exc.messages), REFUSAL_STATUS.get(exc.code, 400)
     if error:
         context = {"question": question, "exercise": exercise, "code": code, "error": error}
         return render(request, "grader/submit.html", context, status=status)
@@ -104,6 +107,7 @@ def status(request, pk):
         "verdict": submission.verdict,
         "verdict_label": submission.verdict_label,
         "waiting_for_gpu": context["waiting_for_gpu"],
+        "progress": context["progress"],
     }
     if submission.is_final:
         data["report_html"] = render_to_string("grader/_report.html", context, request=request)

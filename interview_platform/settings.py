@@ -189,6 +189,15 @@ SANDBOX_GPU_IMAGE = env_str("SANDBOX_GPU_IMAGE", "hotpath-sandbox-gpu:latest")
 SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 64 * 1024, minimum=1024)
 SUBMISSION_MAX_QUEUED_PER_USER = env_int("SUBMISSION_MAX_QUEUED_PER_USER", 5, minimum=1)
 SUBMISSION_RATE = env_str("SUBMISSION_RATE", "20/m")
+# Account pages (django-ratelimit rates, e.g. "10/5m"): per client address, and per username or
+# e-mail asked for (interview_platform/accounts/ratelimits.py).
+LOGIN_RATE = env_str("LOGIN_RATE", "10/5m")
+SIGNUP_RATE = env_str("SIGNUP_RATE", "5/h")
+PASSWORD_RESET_RATE = env_str("PASSWORD_RESET_RATE", "5/h")
+VERIFICATION_MAIL_RATE = env_str("VERIFICATION_MAIL_RATE", "3/h")
+if env_bool("TRUST_X_FORWARDED_FOR", False):
+    # Behind the TLS proxy every request comes from its address: count the client's instead.
+    RATELIMIT_IP_META_KEY = "interview_platform.accounts.ratelimits.forwarded_client_ip"
 
 # The JSON API under /api/v1/ (interview_platform.api): personal access tokens for scripts
 # and the `hotpath` client, the session (with CSRF) for the browser; errors as {code, message}.

@@ -13,12 +13,27 @@ def sandbox_backend(request):
     return request.param
 
 
+@pytest.fixture(autouse=True)
+def roomy_rate_limits(settings):
+    """The suite signs in, signs up and submits far more often (from 127.0.0.1, as reused user
+    ids) than a person would, and the file cache keeps counts between runs; the rate-limit
+    tests set the rates they test."""
+    settings.LOGIN_RATE = settings.SIGNUP_RATE = settings.PASSWORD_RESET_RATE = settings.SUBMISSION_RATE = "1000/m"
+
+
 @pytest.fixture
 def make_user(db):
-    def make(username, **extra):
-        return get_user_model().objects.create_user(
-            username=username, email=f"{username}@example.com", password="correct-horse-battery", **extra
-        )
+    """make_user(username, verified=True, **fields): an account with a password; verified
+    (its e-mail proved, accounts.verification) unless told otherwise."""
+
+    def make(username, verified=True, **extra):
+        from interview_platform.accounts.verification import mark_verified
+
+        fields = {"email": f"{username}@example.com", "password": "correct-horse-battery", **extra}
+        user = get_user_model().objects.create_user(username=username, **fields)
+        if verified:
+            mark_verified(user)
+        return user
 
     return make
 

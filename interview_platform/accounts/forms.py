@@ -3,6 +3,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
 from .models import Profile
+from .verification import normalise, verified_accounts
 
 
 class SignUpForm(UserCreationForm):
@@ -13,8 +14,10 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
     def clean_email(self):
-        email = self.cleaned_data["email"].strip().lower()
-        if User.objects.filter(email__iexact=email).exists():
+        email = normalise(self.cleaned_data["email"])
+        # Only an account that proved it reads the address holds it: registering someone
+        # else's e-mail first must not lock its owner out (accounts.verification).
+        if verified_accounts(email).exists():
             raise forms.ValidationError("An account with this e-mail already exists. Sign in or reset your password.")
         return email
 

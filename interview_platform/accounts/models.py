@@ -9,6 +9,9 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     display_name = models.CharField(max_length=40, blank=True)
     show_on_leaderboards = models.BooleanField(default=False)
+    # The address its owner proved they read (a link mailed to it was opened); the account is
+    # verified while this is its current e-mail (accounts.verification).
+    verified_email = models.EmailField(blank=True, db_index=True)
 
     def __str__(self):
         return self.public_name

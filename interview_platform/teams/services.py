@@ -4,11 +4,14 @@ Candidate accounts (the choice the issue asked us to make and document):
 opening an invitation link never signs anyone in by itself. Pressing "Start"
 on the invitation page
 - uses the signed-in account when its e-mail is the invited address;
-- asks the person to sign in first when an account with that e-mail exists
-  (the link is not used up until they do);
+- asks the person to sign in first when a verified account with that e-mail
+  exists (the link is not used up until they do);
 - otherwise creates a lightweight account for the invited e-mail (no password,
   so it can only be used through this browser session or after a password reset
   to that e-mail) and signs it in. Candidates need no prior account.
+An invitation link reaches only the invited address, so opening it verifies the
+account that accepts it (accounts.verification). An unverified account that
+merely claims the address (someone registered it first) blocks nobody.
 
 Timing: the clock starts when the candidate presses Start (CandidateSession.
 started_at). The deadline is started_at + time limit + any extra time. The
@@ -31,7 +34,8 @@ from django.utils.crypto import get_random_string
 from django.utils.text import slugify
 
 from grader.models import Purpose
-from grader.services import create_submission
+from grader.services import check_submission_rate, create_submission
+from interview_platform.accounts.verification import VerificationError, mark_verified, verified_accounts
 from questions.models import Kind
 from questions.numeric import check_numeric
 
@@ -164,6 +168,7 @@ def accept_member_invitation(invitation, user):
     )
     if not created:
         raise TeamsError(f"You are already a member of {invitation.organisation}.")
+    _verified_by_link(user)
     invitation.used_at = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["used_at", "accepted_by"])
@@ -313,8 +318,17 @@ def check_can_start(invitation, now=None):
         raise TeamsError("This assessment has closed.")
 
 
+def _verified_by_link(user):
+    """The invitation link was mailed to the user's address: opening it proves they read it."""
+    try:
+        mark_verified(user)
+    except VerificationError as error:
+        raise TeamsError(str(error)) from None
+
+
+@transaction.atomic
 def candidate_account_for(invitation, current_user):
-    """The account that takes this invitation (see the module docstring)."""
+    """The account that takes this invitation, verified (see the module docstring)."""
     email = invitation.email
     if current_user.is_authenticated:
         if _normalise_email(current_user.email) != email:
@@ -322,14 +336,18 @@ def candidate_account_for(invitation, current_user):
                 f"This invitation is for {email}, but you are signed in as {current_user.email or current_user.username}. "
                 "Sign out, then open the link again."
             )
+        _verified_by_link(current_user)
         return current_user
+    if verified_accounts(email).exists():
+        raise SignInRequired(
+            f"An account for {email} already exists: sign in to it to start the assessment (or reset its password)."
+        )
     User = get_user_model()
-    if User.objects.filter(email__iexact=email).exists():
-        raise SignInRequired(f"An account for {email} already exists: sign in to it to start.")
     local_part = slugify(email.split("@")[0])[:20] or "candidate"
     user = User(username=f"{local_part}-{get_random_string(6, 'abcdefghijklmnopqrstuvwxyz0123456789')}", email=email)
     user.set_unusable_password()
     user.save()
+    _verified_by_link(user)
     return user
 
 
@@ -411,6 +429,7 @@ def submit_code(session, item, code):
     ensure_accepting_answers(session)
     if item.assessment_id != session.assessment_id or not item.is_coding:
         raise TeamsError("That question does not take code.")
+    check_submission_rate(session.candidate)
     submission = create_submission(session.candidate, item.exercise_version, code, purpose=Purpose.ASSESSMENT)
     SessionSubmission.objects.create(session=session, item=item, submission=submission)
     return submission

@@ -461,7 +461,8 @@ def candidate_start(request, token):
     if request.method == "POST" and error is None:
         try:
             user = services.candidate_account_for(invitation, request.user)
-        except SignInRequired:
+        except SignInRequired as sign_in:
+            messages.info(request, sign_in.message)
             return redirect_to_login(request.get_full_path())
         except TeamsError as refused:
             error = refused.message

@@ -43,10 +43,18 @@ STEP_TIMEOUT_MS = 20_000
 #: A full grading: sandbox start, reference and submission timed at three sizes, on a busy machine.
 GRADING_TIMEOUT_MS = 120_000
 PASSWORD = "a-long-e2e-passphrase-42"
+VERIFICATION_LINK = re.compile(r"https?://\S+/accounts/verify/\S+/")
 
 ROOT = Path(settings.BASE_DIR)
 DOCS_SCREENSHOTS = ROOT / "docs" / "screenshots"
 ARTIFACTS = ROOT / "test-artifacts"
+
+
+@pytest.fixture(autouse=True)
+def plain_http_cookies(settings):
+    """The live server speaks plain HTTP: cookies marked Secure (the default with DEBUG off)
+    would never come back from the browser."""
+    settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -161,9 +169,25 @@ def open_page(browser, live_server, request):
 
 
 def sign_up(page, username, email):
-    """Fill and send the sign-up form on the current page."""
+    """Fill and send the sign-up form on the current page, then verify the address with
+    the link it mails, and come back to the page sign-up led to."""
     page.get_by_label("Username").fill(username)
     page.get_by_label("Email").fill(email)
     page.get_by_label(re.compile(r"^Password:?$")).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(lambda url: "/accounts/signup/" not in url)
+    verify_email(page, email)
+
+
+def verify_email(page, email):
+    """Open the verification link mailed to `email` (the live server runs in this process:
+    pytest-django's locmem outbox), then go back to the page the browser was on."""
+    from django.core import mail
+    from playwright.sync_api import expect
+
+    arrived = page.url
+    message = [message for message in mail.outbox if email in message.to][-1]
+    page.goto(VERIFICATION_LINK.search(message.body).group(0))
+    expect(page.get_by_text(f"{email} is verified.")).to_be_visible()
+    page.goto(arrived)

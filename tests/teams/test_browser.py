@@ -17,7 +17,9 @@ CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
 
 
 @pytest.fixture
-def page(live_server, transactional_db):
+def page(live_server, transactional_db, settings):
+    # The live server speaks plain HTTP: Secure cookies (the default with DEBUG off) would not come back.
+    settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
     if not CHROMIUM.exists():
         pytest.skip(f"browser tests need Chromium at {CHROMIUM}")
     sync_api = pytest.importorskip("playwright.sync_api")

@@ -9,6 +9,7 @@ from django.urls import reverse
 from grader import services as grader_services
 from grader.models import Purpose, Submission
 from grader.states import Status, Verdict
+from interview_platform.accounts import verification
 from interview_platform.leaderboards.models import LeaderboardEntry
 from interview_platform.teams import services
 from interview_platform.teams.models import Answer, CandidateSession
@@ -135,3 +136,48 @@ def test_written_answer_refused_for_coding_item(session, items):
 
 def test_candidate_cannot_reach_questions_beyond_the_assessment(candidate_client, session):
     assert candidate_client.get(reverse("teams:take_question", args=[session.pk, 4])).status_code == 404
+
+
+# -- issue 12, finding 8: accounts and rate limits ---------------------------------------
+
+
+def test_an_address_registered_first_by_someone_else_blocks_nobody(client, make_user, invite, clock):
+    """Someone signs up with the candidate's address before the invitation goes out (they
+    cannot open its verification mail). The candidate's link still starts the assessment,
+    on an account of the candidate's own."""
+    squatter = make_user("squatter", verified=False, email="target@example.com")
+    _, token = invite("target@example.com")
+    started = client.post(reverse("teams:candidate_start", args=[token]))
+    session = CandidateSession.objects.get()
+    assert started["Location"] == reverse("teams:take", args=[session.pk])
+    assert session.candidate != squatter and session.candidate.email == "target@example.com"
+    assert verification.is_verified(session.candidate) and not verification.is_verified(squatter)
+
+
+def test_an_existing_account_is_asked_to_sign_in_and_told_why(client, candidate, invite, clock):
+    _, token = invite(candidate.email)
+    link = reverse("teams:candidate_start", args=[token])
+    login_page = client.post(link, follow=True)
+    assert f"An account for {candidate.email} already exists: sign in to it" in login_page.content.decode()
+    client.force_login(candidate)
+    client.post(link)
+    assert CandidateSession.objects.get().candidate == candidate
+
+
+def test_the_invitation_link_verifies_the_account_that_accepts_it(client, make_user, invite, clock):
+    unverified = make_user("late-verifier", verified=False)
+    _, token = invite(unverified.email)
+    client.force_login(unverified)
+    client.post(reverse("teams:candidate_start", args=[token]))
+    assert CandidateSession.objects.get().candidate == unverified
+    assert verification.is_verified(unverified)
+
+
+def test_assessment_code_submission_is_rate_limited(candidate_client, session, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "teams-rate"}}
+    settings.SUBMISSION_RATE = "2/m"
+    settings.SUBMISSION_MAX_QUEUED_PER_USER = 100
+    url = reverse("teams:submit_code", args=[session.pk, 3])
+    pages = [candidate_client.post(url, {"code": f"def transform(v):\n    return v  # {n}\n"}, follow=True) for n in range(3)]
+    assert Submission.objects.count() == 2
+    assert "You are submitting too quickly" in pages[2].content.decode()

@@ -1,0 +1,29 @@
+"""Rate limits on the account pages (sign-in, sign-up, password reset, verification
+mail), counted in the shared cache by django-ratelimit like the submission limit."""
+from django.conf import settings
+from django_ratelimit.core import is_ratelimited
+
+#: group -> (setting holding the rate, what each attempt is counted by)
+LIMITS = {
+    "accounts.login": ("LOGIN_RATE", ("ip", "post:username")),
+    "accounts.signup": ("SIGNUP_RATE", ("ip",)),
+    "accounts.password_reset": ("PASSWORD_RESET_RATE", ("ip", "post:email")),
+    "accounts.verification_mail": ("VERIFICATION_MAIL_RATE", ("user",)),
+}
+
+
+def over_limit(request, group):
+    """Count this request against each of the group's keys; True once any is past its rate."""
+    setting, keys = LIMITS[group]
+    rate = getattr(settings, setting)
+    limited = [is_ratelimited(request, group=group, key=key, rate=rate, increment=True) for key in keys]
+    return any(limited)
+
+
+def forwarded_client_ip(request):
+    """The client's address behind the TLS proxy (settings.TRUST_X_FORWARDED_FOR): the
+    last X-Forwarded-For entry, the one that proxy appended; earlier ones are the
+    client's to write. Without the header, the connection's own address."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    entries = [entry.strip() for entry in forwarded.split(",") if entry.strip()]
+    return entries[-1] if entries else request.META["REMOTE_ADDR"]
