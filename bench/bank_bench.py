@@ -71,14 +71,14 @@ def _mib(value):
 
 def markdown(results):
     lines = [
-        f"Measured {results['measured_at']} on {results['host']} (`bench/bank_bench.py`).",
+        f"Last run {results['measured_at']} on {results['host']} (`bench/bank_bench.py`); each row says when it was measured.",
         "",
-        "| exercise | verdict | headline size | speedup | 95% interval | peak MiB (solution / reference) | grading time |",
-        "| --- | --- | ---: | ---: | --- | ---: | ---: |",
+        "| exercise | verdict | headline size | speedup | 95% interval | peak MiB (solution / reference) | grading time | measured |",
+        "| --- | --- | ---: | ---: | --- | ---: | ---: | --- |",
     ]
     for slug, row in sorted(results["exercises"].items()):
         if row.get("target") == "gpu":
-            lines.append(f"| {slug} (GPU) | not measured: no GPU on this host | | | | | |")
+            lines.append(f"| {slug} (GPU) | not measured: no GPU on this host | | | | | | |")
             continue
         interval = row.get("speedup_ci")
         size = row.get("headline_size")
@@ -91,6 +91,7 @@ def markdown(results):
             "-" if not interval else f"[{interval[0]:.2f}, {interval[1]:.2f}]",
             f"{_mib(row.get('peak_memory_bytes'))} / {_mib(row.get('reference_peak_memory_bytes'))}",
             f"{row['grading_s']:.0f} s",
+            row.get("measured_at", results["measured_at"]),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -126,6 +127,7 @@ def main():
         print(f"== {slug}", flush=True)
         row = grade_solution(slug, folder)
         row["target"] = target
+        row["measured_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         results["exercises"][slug] = row
         print(f"   {row['verdict']}, speedup {row.get('speedup')}, {row['grading_s']:.0f} s", flush=True)
     results["measured_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
