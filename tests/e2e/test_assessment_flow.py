@@ -10,19 +10,13 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from .conftest import GRADING_TIMEOUT_MS, sign_up, worker_log_tail
+from .test_practice_flow import EXPECTED_CODE, NUMPY_ANSWER, type_into_editor
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NUMERIC_TITLE = "Size of a transformer activation tensor in fp32"
 CODING_TITLE = "Replace a Python loop with one NumPy expression"
 CANDIDATE_EMAIL = "candidate@example.com"
-CANDIDATE_CODE = (
-    "import numpy as np\n\n\n"
-    "def transform(x):\n"
-    "    y = x * 2.0\n"
-    "    y += 1.0\n"
-    "    return np.square(y, out=y)\n"
-)
 INVITATION_LINK = re.compile(r"https?://\S+/teams/invitation/\S+/")
 
 
@@ -92,8 +86,11 @@ def test_manager_assesses_a_candidate(bank, grading_worker, open_page, screensho
 
     # Q2, coding: submitted and graded while the candidate waits on the page.
     expect(candidate.get_by_role("heading", level=1)).to_contain_text(CODING_TITLE)
-    candidate.get_by_label("Your code").fill(CANDIDATE_CODE)
-    candidate.get_by_role("button", name="Submit for grading").click()
+    # The practice editor: CodeMirror, where Tab indents and Ctrl+Enter submits.
+    expect(candidate.locator(".cm-editor .cm-content")).to_be_visible()
+    type_into_editor(candidate, NUMPY_ANSWER)
+    assert candidate.locator("textarea#code-editor").input_value().rstrip() == EXPECTED_CODE
+    candidate.keyboard.press("Control+Enter")
     verdict = candidate.locator("#submissions .verdict-accepted")
     try:
         verdict.wait_for(timeout=GRADING_TIMEOUT_MS)
