@@ -3,6 +3,7 @@ hold many accounts (each with its own queue cap and place in the fair order).
 Now sign-up mails a signed link, and an account submits graded code only once
 its owner opened it."""
 import importlib
+import io
 import re
 from unittest import mock
 
@@ -10,6 +11,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.core.management import call_command
 from django.urls import reverse
 
 from grader.models import Submission
@@ -133,3 +135,8 @@ def test_accounts_from_before_verification_count_as_verified():
     migration.verify_existing_accounts(apps, None)
     assert verification.is_verified(with_profile) and verification.is_verified(without_profile)
     assert not verification.is_verified(no_email)
+
+
+def test_the_demo_admin_can_submit_code_at_once():
+    call_command("ensure_demo_admin", stdout=io.StringIO())
+    assert verification.is_verified(get_user_model().objects.get(username="admin"))
