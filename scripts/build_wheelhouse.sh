@@ -24,8 +24,7 @@ fi
 "$PYTHON" -c 'import sys; assert sys.version_info[:2] == (3, 11), "the wheelhouse needs Python 3.11 (the images run 3.11)"'
 
 roles="web sandbox"
-# --gpu: also the GPU images' wheels (CuPy and the CUDA libraries, about 3 GB). Their many
-# nvidia-* wheels are left to pip's resolver (within the toolkit's pinned major version).
+# --gpu: also the GPU images' wheels (CuPy and the CUDA libraries, a few GB).
 [ "${1:-}" = "--gpu" ] && roles="$roles gpu"
 
 for role in $roles; do
@@ -42,8 +41,6 @@ for role in $roles; do
   # Every version is pinned in the file; --no-deps keeps anything unpinned from slipping in,
   # and the install in the image (with dependencies) fails if a pin is missing.
   # (This host's pip configuration names index folders that may be missing; pip warns about each.)
-  dependencies=--no-deps
-  [ "$role" = gpu ] && dependencies=
-  "$PYTHON" -m pip wheel --quiet $dependencies --wheel-dir "$folder" -r "$requirements" 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
+  "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$folder" -r "$requirements" 2> >(grep -v 'is ignored: it is neither a file nor a directory' >&2)
   echo "$key" >"$folder/KEY"
 done
