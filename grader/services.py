@@ -21,7 +21,7 @@ from django_ratelimit.core import is_ratelimited
 from interview_platform.accounts.verification import is_verified
 from questions.text import unix_newlines
 
-from . import grading
+from . import grading, progress
 from .errors import PlatformError
 from .models import Purpose, Submission, queue_for
 from .signals import submission_graded
@@ -170,6 +170,18 @@ def queue_position(submission):
     return sum(1 for key in ahead if key < mine)
 
 
+def submission_progress(submission):
+    """Where a submission's grading is, for the page and the status endpoint: queued
+    (with its place in the queue), starting, or the harness's latest phase with
+    elapsed seconds and an estimate of those left. None once it is final."""
+    if submission.is_final:
+        return None
+    if submission.status == Status.QUEUED:
+        return progress.describe({"phase": "queued"}, queue_position=queue_position(submission))
+    elapsed_s = (timezone.now() - submission.started_at).total_seconds() if submission.started_at else None
+    return progress.describe(progress.latest(submission.pk) or {"phase": "starting"}, elapsed_s=elapsed_s)
+
+
 def enqueue(submission):
     from .tasks import grade_submission
 
@@ -206,8 +218,12 @@ def run_grading(submission_id, backend=None):
     if submission is None:
         logger.info("submission %s is already claimed or graded; nothing to do", submission_id)
         return None
+    live = progress.ProgressStore(submission.pk)
+    live.start()
     try:
-        report = grading.grade(submission.exercise, submission.code, mode=grading_mode(submission.purpose), backend=backend)
+        report = grading.grade(
+            submission.exercise, submission.code, mode=grading_mode(submission.purpose), backend=backend, progress=live
+        )
     except (PlatformError, SoftTimeLimitExceeded) as exc:
         error = exc if isinstance(exc, PlatformError) else PlatformError("grading.soft_time_limit", "the task ran out of time")
         logger.error("grading submission %s failed (attempt %s): %s", submission.pk, submission.attempts, error)
@@ -218,6 +234,8 @@ def run_grading(submission_id, backend=None):
     except Exception as exc:  # a bug on our side: do not retry it forever
         logger.exception("grading submission %s crashed", submission.pk)
         return fail(submission, PlatformError("grading.crashed", repr(exc)))
+    finally:
+        live.clear()
     return finish(submission, report)
 
 

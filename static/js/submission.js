@@ -1,5 +1,6 @@
-// Submission page: poll grader:status every second until the row is final, then
-// swap in the re-rendered report and draw the log-log scaling chart.
+// Submission page: poll grader:status every second until the row is final (showing
+// the grading's live progress meanwhile), then swap in the re-rendered report and
+// draw the log-log scaling chart.
 (function () {
   "use strict";
   const POLL_MS = 1000;
@@ -48,6 +49,23 @@
     });
   }
 
+  // The grading's phase, elapsed time and estimate of the time left, as the worker
+  // last reported them (grader.progress.describe builds the label on the server).
+  function showProgress(progress) {
+    const setText = (id, text) => {
+      const node = document.getElementById(id);
+      if (node) node.textContent = text;
+    };
+    setText("progress-label", progress.label);
+    setText("progress-elapsed", progress.elapsed_s == null ? "" : `${Math.round(progress.elapsed_s)} s elapsed`);
+    setText("progress-eta", progress.eta_s == null ? "" : `, about ${Math.round(progress.eta_s)} s left`);
+    const bar = document.getElementById("progress-bar");
+    if (bar) {
+      if (progress.fraction == null) bar.removeAttribute("value");
+      else bar.value = progress.fraction;
+    }
+  }
+
   async function showStanding(url) {
     try {
       const response = await fetch(url, { credentials: "same-origin" });
@@ -86,6 +104,7 @@
           }
           const status = document.getElementById("submission-status");
           if (status) status.textContent = data.status_label;
+          if (data.progress) showProgress(data.progress);
           const gpuNote = document.getElementById("gpu-waiting");
           if (gpuNote) gpuNote.hidden = !data.waiting_for_gpu;
         }

@@ -155,7 +155,7 @@ def test_submit_creates_and_redirects(candidate_client, exercise_version, queued
     submission = Submission.objects.get()
     assert response.status_code == 302 and response["Location"] == submission.get_absolute_url()
     assert submission.purpose == Purpose.QUICK_CHECK and submission.code == CODE
-    assert queued == [([submission.pk], "cpu")]
+    assert queued == [([submission.pk], "check")]
 
 
 def test_submit_cannot_choose_other_purposes(candidate_client, exercise_version, queued):

@@ -4,18 +4,24 @@
 
 The exercise comes from its bank folder (questions/bank/**/<slug>/) when there is
 one, so authors can grade against what they are editing; otherwise from the
-database's current version. With --json, stdout holds exactly one JSON object.
+database's current version. With --json, stdout holds exactly one JSON object;
+otherwise a progress bar runs on stderr while it grades, when stderr is a terminal.
 """
 import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from grader import progress
 from grader.errors import PlatformError
 from grader.grading import MODES, Exercise, grade
 from grader.services import clean_code
 from questions.loader import default_bank_dir, read_bank
 from questions.models import Question
+
+
+#: Characters of the terminal line the progress bar takes.
+PROGRESS_WIDTH = 100
 
 
 def find_exercise(slug):
@@ -62,14 +68,28 @@ class Command(BaseCommand):
         except Exception as exc:  # ValidationError: say why in plain words
             raise CommandError(" ".join(getattr(exc, "messages", [str(exc)]))) from None
         exercise = find_exercise(options["slug"])
+        bar = self.progress_bar() if not options["json"] and self.stderr.isatty() else None
         try:
-            report = grade(exercise, code, mode=options["mode"], backend=options["backend"])
+            report = grade(exercise, code, mode=options["mode"], backend=options["backend"], progress=bar)
         except PlatformError as exc:
             raise CommandError(f"The grader could not run ({exc.error_id}): {exc.message}") from None
+        finally:
+            if bar is not None:
+                self.stderr.write("\r" + " " * PROGRESS_WIDTH + "\r", ending="")
         if options["json"]:
             self.stdout.write(json.dumps(report, sort_keys=True))
             return
         self.print_report(exercise, report)
+
+    def progress_bar(self):
+        """A callback for grade(): redraws one line on the terminal at each progress
+        report of the harness (at most about once a second)."""
+
+        def draw(latest):
+            self.stderr.write("\r" + progress.bar(latest)[:PROGRESS_WIDTH].ljust(PROGRESS_WIDTH), ending="")
+            self.stderr.flush()
+
+        return draw
 
     def print_report(self, exercise, report):
         write = self.stdout.write
