@@ -5,11 +5,17 @@ register = template.Library()
 
 @register.filter
 def duration_minutes(value):
-    """A timedelta as '42 min' or '1 h 05 min'."""
+    """A timedelta as '50 s', '25 min' (whole minutes), '25 min 10 s' or '1 h 05 min':
+    never '0 min' for a sitting that took seconds."""
     if value is None:
         return "–"
-    minutes = int(value.total_seconds() // 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    total = int(value.total_seconds())
+    hours, rest = divmod(total, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours} h {minutes:02d} min"
+    if not minutes:
+        return f"{seconds} s"
+    return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
 
 
