@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
@@ -67,8 +68,35 @@ def _rendered(field_name, description):
     return show
 
 
+class ListField(forms.CharField):
+    """A JSON list of strings edited as plain text: items separated by `separator`."""
+
+    def __init__(self, *, separator, **kwargs):
+        self.separator = separator
+        super().__init__(required=False, **kwargs)
+
+    def prepare_value(self, value):
+        return self.separator.join(value) if isinstance(value, list) else value
+
+    def to_python(self, value):
+        return [item.strip() for item in (value or "").split(self.separator.strip() or "\n") if item.strip()]
+
+
+class QuestionAdminForm(forms.ModelForm):
+    tags = ListField(separator=", ", help_text="Separated by commas, e.g. numpy, vectorisation.")
+    rubric = ListField(
+        separator="\n", widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="One key point per line (concept questions).",
+    )
+
+    class Meta:
+        model = Question
+        fields = "__all__"
+
+
 @admin.register(Question)
 class QuestionAdmin(admin.ModelAdmin):
+    form = QuestionAdminForm
     list_display = ("title", "slug", "topic", "kind", "difficulty", "is_live", "updated_at")
     list_filter = ("topic", "kind", "difficulty", "visibility", RetiredFilter)
     search_fields = ("title", "slug", "prompt", "tags")
