@@ -111,7 +111,8 @@ def _replace(tree, target, build):
 
 
 def _mutations(node):
-    """(description, function that changes the node in place) for each mutation of `node`."""
+    """One function per mutation of `node`, each changing it in place (strings are never changed:
+    they are messages, and a changed message is a test of wording, not of numbers)."""
     if isinstance(node, ast.Compare):
         for position, op in enumerate(node.ops):
             swapped = COMPARISON_SWAPS.get(type(op))
@@ -155,8 +156,7 @@ def _become(node, other):
 
 
 def _skipped_nodes(tree):
-    """Nodes not worth mutating: docstrings, annotations, f-string internals,
-    and the messages' text."""
+    """Nodes not worth mutating: annotations and the insides of f-strings (format specs)."""
     skipped = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.JoinedStr, ast.AnnAssign)):
