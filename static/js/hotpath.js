@@ -1,6 +1,13 @@
 // Site-wide behaviour: the phone menu toggle (Escape closes it and gives focus back to
-// the button), and charts that do not animate for people who ask for reduced motion.
+// the button), charts that do not animate for people who ask for reduced motion, and
+// buttons marked data-confirm="question" that ask before an action that cannot be undone.
 document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("button[data-confirm]").forEach((button) => {
+    button.addEventListener("click", (event) => {
+      if (!window.confirm(button.dataset.confirm)) event.preventDefault();
+    });
+  });
+
   // Registered before any page script's listener, so it runs before charts drawn on DOMContentLoaded.
   if (window.Chart && window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
     window.Chart.defaults.animation = false;

@@ -57,6 +57,7 @@ def test_manager_assesses_a_candidate(bank, grading_worker, open_page, screensho
 
     add_question(manager, NUMERIC_TITLE)
     add_question(manager, CODING_TITLE)
+    manager.once("dialog", lambda dialog: dialog.accept())  # "Publish this assessment? ..."
     manager.get_by_role("button", name="Publish").click()
     expect(manager.get_by_text("Published.", exact=False).first).to_be_visible()
 

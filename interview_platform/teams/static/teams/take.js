@@ -118,10 +118,5 @@
     document.querySelectorAll("form.autosave").forEach(setupAutosave);
     const submissions = document.querySelector("#submissions[data-status-url]");
     if (submissions) setupSubmissionPolling(submissions);
-    document.querySelectorAll("button[data-confirm]").forEach((button) => {
-      button.addEventListener("click", (event) => {
-        if (!window.confirm(button.dataset.confirm)) event.preventDefault();
-      });
-    });
   });
 })();
