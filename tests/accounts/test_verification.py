@@ -140,3 +140,15 @@ def test_accounts_from_before_verification_count_as_verified():
 def test_the_demo_admin_can_submit_code_at_once():
     call_command("ensure_demo_admin", stdout=io.StringIO())
     assert verification.is_verified(get_user_model().objects.get(username="admin"))
+
+
+def test_joining_a_team_by_its_mailed_link_verifies_the_account(make_user):
+    from interview_platform.teams import services as teams
+
+    owner = make_user("team-owner")
+    organisation = teams.create_organisation(owner, "Acme")
+    invited = make_user("joiner", verified=False)
+    tokens = []
+    invitation = teams.invite_member(organisation, invited.email, "reviewer", owner, lambda token: tokens.append(token) or token)
+    teams.accept_member_invitation(invitation, invited)
+    assert verification.is_verified(invited)
