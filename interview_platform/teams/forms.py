@@ -60,6 +60,15 @@ class AddQuestionForm(forms.Form):
         "assessment-only ones cannot.",
         empty_label="Choose a question…",
     )
+    target_speedup = forms.FloatField(
+        required=False,
+        min_value=1.0,
+        max_value=10_000,
+        label="Target speedup (coding questions)",
+        help_text="Full marks at or above this many times faster than the reference; a correct answer earns half "
+        "marks at the reference's speed and more with each doubling. Empty: full marks for any correct answer. "
+        "Candidates see the rule before they start.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -153,6 +153,11 @@ class AssessmentItem(models.Model):
     exercise_version = models.ForeignKey(
         ExerciseVersion, on_delete=models.PROTECT, null=True, blank=True, related_name="assessment_items"
     )
+    target_speedup = models.FloatField(
+        null=True, blank=True,
+        help_text="Coding: the speedup over the reference that earns full marks (see reports.speed_score); "
+        "empty: any accepted answer does.",
+    )
 
     organisation_path = "assessment__organisation"
 
@@ -177,6 +182,18 @@ class AssessmentItem(models.Model):
     def number(self):
         """1-based place in the assessment, as candidates see it."""
         return self.position + 1
+
+    @property
+    def scoring_rule(self):
+        """How a coding item is scored, in the words shown to owners and candidates."""
+        if not self.is_coding:
+            return ""
+        if not self.target_speedup:
+            return "Full marks for a correct answer, whatever its speed."
+        return (
+            f"A correct answer earns half marks at the reference's speed, rising with its speedup to full marks "
+            f"at {self.target_speedup:g}× faster or more."
+        )
 
 
 class CandidateInvitation(InvitationToken):

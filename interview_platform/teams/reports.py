@@ -5,12 +5,14 @@ the total:
 - numeric: 1 when the saved value is within tolerance (checked on save);
 - concept: the share of rubric points a reviewer ticked (pending until reviewed;
   an empty answer scores 0 without review);
-- coding: 1 when any submission was accepted (pending while one is grading).
+- coding: an accepted submission scores speed_score(its speedup, the item's target
+  speedup), the best accepted one counts (pending while one is grading); 0 with none.
 The coding figures shown (speedup and its CI, peak memory) come from the best
 accepted submission (highest speedup), else the last one.
 """
 import csv
 import difflib
+import math
 from dataclasses import dataclass, field
 
 from grader.states import Verdict
@@ -86,10 +88,22 @@ class ItemResult:
         return entries
 
 
+def speed_score(speedup, target):
+    """0.5..1 for an accepted answer: 1 at or above `target` (times faster than the
+    reference), 0.5 at or below 1x, and in between on a log scale, so each doubling
+    of speed earns the same. With no target, any accepted answer earns 1."""
+    if not target or target <= 1:
+        return 1.0
+    if not speedup or speedup <= 1:
+        return 0.5
+    return 0.5 + 0.5 * min(math.log(speedup) / math.log(target), 1.0)
+
+
 def _score(result):
     if result.kind == Kind.CODING:
-        if any(s.verdict == Verdict.ACCEPTED for s in result.submissions):
-            return 1.0
+        accepted = [s for s in result.submissions if s.verdict == Verdict.ACCEPTED]
+        if accepted:
+            return max(speed_score(s.speedup, result.item.target_speedup) for s in accepted)
         if any(not s.is_final for s in result.submissions):
             return None
         return 0.0

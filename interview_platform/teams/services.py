@@ -192,7 +192,7 @@ def _require_draft(assessment):
 
 
 @transaction.atomic
-def add_question(assessment, question):
+def add_question(assessment, question, target_speedup=None):
     _require_draft(assessment)
     if question.is_retired:
         raise TeamsError(f"“{question}” is retired and cannot be added.")
@@ -201,7 +201,12 @@ def add_question(assessment, question):
     if assessment.items.filter(question=question).exists():
         raise TeamsError(f"“{question}” is already in this assessment.")
     last = assessment.items.aggregate(last=Max("position"))["last"]
-    return AssessmentItem.objects.create(assessment=assessment, question=question, position=0 if last is None else last + 1)
+    return AssessmentItem.objects.create(
+        assessment=assessment,
+        question=question,
+        position=0 if last is None else last + 1,
+        target_speedup=target_speedup if question.kind == Kind.CODING else None,
+    )
 
 
 def _renumber(assessment):

@@ -233,7 +233,7 @@ def add_question(request, org, pk):
         messages.error(request, "Choose a question from the list.")
         return redirect(assessment)
     try:
-        item = services.add_question(assessment, form.cleaned_data["question"])
+        item = services.add_question(assessment, form.cleaned_data["question"], form.cleaned_data["target_speedup"])
     except TeamsError as error:
         return _refusal(request, error, assessment)
     messages.success(request, f"Added “{item.question}” as question {item.number}.")
