@@ -36,6 +36,25 @@ def validate_exercise(spec, files, backend=None, slug=None):
     except PlatformError as exc:
         return ValidationResult(False, f"the grader could not run it ({exc.error_id}: {exc.message})", None)
     if report["verdict"] != Verdict.ACCEPTED:
-        detail = f"; failure: {report['failure']}" if report.get("failure") else ""
-        return ValidationResult(False, f"solution.py was graded {report['verdict']}: {report['message']}{detail}", report)
+        return ValidationResult(False, refusal_message(report), report)
     return ValidationResult(True, f"solution.py accepted (speedup {report.get('speedup')})", report)
+
+
+def refusal_message(report):
+    """Why validation failed, as lines of text an author reads: which file is at
+    fault, the message, then the details (a traceback names the file and line)."""
+    failure = report.get("failure") or {}
+    if report["verdict"] == Verdict.INTERNAL_ERROR and failure.get("reference"):
+        # The reference could not run: nothing about solution.py was learnt.
+        return f"reference.py failed, so nothing could be compared. {report['message']}\n{failure['reference'].rstrip()}"
+    lines = [f"solution.py was graded {report['verdict']}: {report['message']}"]
+    if failure.get("line"):
+        lines.append(f"solution.py, line {failure['line']}")
+    if failure.get("traceback"):
+        lines.append(failure["traceback"].rstrip())
+    if failure.get("expected") is not None:
+        where = f" at position {failure['index']}" if failure.get("index") else ""
+        lines.append(f"expected {failure['expected']}, got {failure.get('got')}{where}")
+    if failure.get("stderr_tail"):
+        lines.append(f"stderr:\n{failure['stderr_tail'].rstrip()}")
+    return "\n".join(lines)

@@ -1,0 +1,23 @@
+"""An author reads why validation failed as text: the file at fault, then the details
+with their real line breaks, never a Python dict."""
+from grader.states import Verdict
+from grader.validation import refusal_message
+
+TRACEBACK = 'Traceback (most recent call last):\n  File "reference.py", line 3, in transform\nNameError: name \'np\' is not defined\n'
+
+
+def test_a_broken_reference_is_blamed_on_the_reference():
+    report = {"verdict": Verdict.INTERNAL_ERROR, "message": "The reference implementation failed on edge size 0 (error).",
+              "failure": {"reference": TRACEBACK}}
+    message = refusal_message(report)
+    assert message.startswith("reference.py failed, so nothing could be compared.")
+    assert 'File "reference.py", line 3, in transform\nNameError' in message
+    assert "solution.py was graded" not in message and "{" not in message
+
+
+def test_a_refused_solution_lists_its_details_as_lines():
+    report = {"verdict": Verdict.WRONG_ANSWER, "message": "Wrong answer on size 1,000.",
+              "failure": {"index": [3], "expected": "9.0", "got": "3.0", "tolerance": {"rtol": 1e-9}}}
+    assert refusal_message(report) == "solution.py was graded wrong_answer: Wrong answer on size 1,000.\nexpected 9.0, got 3.0 at position [3]"
+    syntax = {"verdict": Verdict.SYNTAX_ERROR, "message": "Syntax error at line 2: '(' was never closed.", "failure": {"line": 2}}
+    assert refusal_message(syntax).endswith("\nsolution.py, line 2")
