@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from . import harness
+from . import harness, roofline
 from .errors import PlatformError
 from .harness.protocol import ProgressReader, parse_report
 from .sandbox import Limits, get_backend
@@ -54,7 +54,7 @@ MESSAGES = {
 REPORT_KEYS = (
     "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
     "scaling_exponent", "reference_scaling_exponent", "first_call_s", "hint", "failure", "hardware", "harness_version",
-    "profile",
+    "profile", "roofline",
 )
 
 
@@ -191,7 +191,9 @@ def grade(exercise, code, mode="full", backend=None, progress=None):
         raise
     except OSError as exc:
         raise PlatformError("sandbox.io", f"sandbox I/O failed: {exc}") from exc
-    return interpret(result, parse_report(key, result.stdout), exercise, job)
+    report = interpret(result, parse_report(key, result.stdout), exercise, job)
+    report["roofline"] = roofline.for_report(exercise.spec, report)
+    return report
 
 
 def interpret(result, signed_report, exercise, job):

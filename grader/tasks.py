@@ -2,7 +2,7 @@
 from celery import shared_task
 from celery.signals import worker_ready
 
-from . import services
+from . import host_limits, services
 from .errors import PlatformError
 
 
@@ -30,3 +30,9 @@ def sweep_stuck_submissions():
 @worker_ready.connect
 def remove_stale_sandboxes(**kwargs):
     services.remove_stale_sandboxes()
+
+
+@worker_ready.connect
+def measure_host_limits(**kwargs):
+    """The roofline's roofs, measured where this worker grades (grader.host_limits)."""
+    host_limits.measure_at_worker_start()

@@ -53,3 +53,15 @@ def interval(pair):
 def interval_of(low, high):
     """{% interval_of low high %}: interval for the two bounds kept apart (Submission's columns)."""
     return interval([low, high])
+
+
+@register.filter
+def rate(value, unit):
+    """A throughput to three significant figures: '8.42 GB/s', '0.75 GFLOP/s'."""
+    return MISSING if _missing(value) else f"{value:.3g} {unit}"
+
+
+@register.filter
+def percent(fraction):
+    """A fraction of a measured roof: 0.84 -> '84%'."""
+    return MISSING if _missing(fraction) else f"{fraction:.0%}"

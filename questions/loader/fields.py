@@ -10,6 +10,7 @@ from markdown_it import MarkdownIt
 
 from ..models import Difficulty, Kind, Visibility
 from ..text import unix_newlines
+from ..work import BadFormula, check_work
 from .canonical import plain_number
 from .entries import BankFileInvalid
 from .schema import (
@@ -242,6 +243,12 @@ def coding_spec(meta, reasons):
             reasons.append(f"'graded_on' must be a non-empty list from {', '.join(GRADED_ON)}, got {graded_on!r}")
         else:
             spec["graded_on"] = list(graded_on)
+    if "work" in meta:
+        sizes = [*spec.get("sizes", []), *spec.get("check_sizes", [])]
+        try:
+            spec["work"] = check_work(meta["work"], sizes)
+        except BadFormula as exc:
+            reasons.append(f"'work': {exc}")
     return {key: spec[key] for key in KIND_KEYS[Kind.CODING] if key in spec}
 
 

@@ -20,7 +20,7 @@ KIND_KEYS = {
     Kind.NUMERIC: ("answer", "unit", "tolerance"),
     Kind.CODING: (
         "target", "entry_point", "sizes", "check_sizes", "edge_sizes", "tolerance",
-        "repeats", "limits", "allowed_imports", "graded_on",
+        "repeats", "limits", "allowed_imports", "graded_on", "work",
     ),
 }
 REQUIRED_CODING_KEYS = ("target", "entry_point", "sizes", "tolerance", "limits", "allowed_imports")

@@ -66,6 +66,51 @@
     }
   }
 
+  // The roofline: GFLOP/s against flops per byte, log-log, under the machine's measured
+  // bandwidth roof (slope) and compute roof (flat), with a point per size for each side.
+  function drawRoofline() {
+    const canvas = document.getElementById("roofline-chart");
+    const dataNode = document.getElementById("roofline-data");
+    if (!canvas || !dataNode || typeof window.Chart === "undefined") return;
+    const roof = JSON.parse(dataNode.textContent);
+    const bandwidth = roof.host.bandwidth_gbs;
+    const peak = roof.host.compute_gflops;
+    const ridge = peak / bandwidth;
+    const rows = roof.sizes.filter((row) => row.flops_per_byte > 0);
+    if (!rows.length) return;
+    const points = (side) => rows
+      .filter((row) => row[side] && row[side].gflops > 0)
+      .map((row) => ({ x: row.flops_per_byte, y: row[side].gflops, size: row.size, share: row[side].bandwidth_fraction }));
+    const intensities = rows.map((row) => row.flops_per_byte).concat([ridge]);
+    const low = Math.min(...intensities) / 4;
+    const high = Math.max(...intensities) * 4;
+    const roofLine = [{ x: low, y: bandwidth * low }, { x: ridge, y: peak }, { x: high, y: peak }];
+    const label = (context) => {
+      const point = context.raw;
+      if (point.size === undefined) return `roof: ${+point.y.toPrecision(3)} GFLOP/s`;
+      return `${context.dataset.label}, size ${point.size.toLocaleString("en")}: ${+point.y.toPrecision(3)} GFLOP/s, ${Math.round(point.share * 100)}% of bandwidth`;
+    };
+    new window.Chart(canvas, {
+      type: "scatter",
+      data: {
+        datasets: [
+          { label: `This machine's roofs (${+bandwidth.toPrecision(3)} GB/s, ${+peak.toPrecision(3)} GFLOP/s)`, data: roofLine,
+            showLine: true, pointRadius: 0, borderColor: "#6b7280", backgroundColor: "#6b7280", borderWidth: 2 },
+          { label: "Your code", data: points("submission"), borderColor: "#c2410c", backgroundColor: "#c2410c", pointRadius: 5 },
+          { label: "Reference", data: points("reference"), borderColor: "#1d4ed8", backgroundColor: "#1d4ed8", pointRadius: 5, pointStyle: "rect" },
+        ],
+      },
+      options: {
+        animation: false,
+        plugins: { tooltip: { callbacks: { label } } },
+        scales: {
+          x: { type: "logarithmic", title: { display: true, text: "floating-point operations per byte moved" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
+          y: { type: "logarithmic", title: { display: true, text: "GFLOP/s" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
+        },
+      },
+    });
+  }
+
   async function showStanding(url) {
     try {
       const response = await fetch(url, { credentials: "same-origin" });
@@ -87,6 +132,7 @@
     if (!root) return;
     const report = () => document.getElementById("submission-report");
     drawChart();
+    drawRoofline();
     if (!report() || report().dataset.final === "true") return;
 
     async function poll() {
@@ -97,6 +143,7 @@
           if (data.is_final && data.report_html) {
             report().outerHTML = data.report_html;
             drawChart();
+            drawRoofline();
             // Where this result stands among others is rendered server-side with its chart:
             // fetch the fragment once the row is final.
             if (root.dataset.standingUrl) showStanding(root.dataset.standingUrl);

@@ -91,6 +91,23 @@ class Command(BaseCommand):
 
         return draw
 
+    def print_roofline(self, roofline):
+        host = roofline["host"]
+        self.stdout.write(
+            f"Roofline on {host['cpu_model']} (CPU {host['cpu']}): memory {host['bandwidth_gbs']:.3g} GB/s, "
+            f"compute {host['compute_gflops']:.3g} GFLOP/s on one core (measured {host['measured_at'][:16]})"
+        )
+        for row in roofline["sizes"]:
+            sides = []
+            for side in ("submission", "reference"):
+                figures = row[side]
+                if figures:
+                    sides.append(f"{side} {figures['gbs']:.3g} GB/s ({figures['bandwidth_fraction']:.0%}), "
+                                 f"{figures['gflops']:.3g} GFLOP/s ({figures['compute_fraction']:.0%})")
+            self.stdout.write(f"  size {row['size']}: " + "; ".join(sides))
+        if roofline["hint"]:
+            self.stdout.write(f"Roofline hint: {roofline['hint']}")
+
     def print_report(self, exercise, report):
         write = self.stdout.write
         write(f"{exercise.slug}: {report['verdict']} ({report['mode']} mode, hardware {report['hardware']})")
@@ -121,5 +138,7 @@ class Command(BaseCommand):
                 write("  ".join(cell.rjust(width) for cell, width in zip(cells, widths)))
         if report["hint"]:
             write(f"Hint: {report['hint']}")
+        if report.get("roofline"):
+            self.print_roofline(report["roofline"])
         if report["failure"]:
             write("Failure: " + json.dumps(report["failure"], indent=2))

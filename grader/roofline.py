@@ -1,0 +1,100 @@
+"""Roofline figures for a graded report: per size, the GB/s and GFLOP/s each side
+achieved on the work the exercise declares (front matter `work`, questions.work),
+over the net per-size times of the report, as fractions of this host's measured
+bandwidth and compute peak (grader.host_limits); and a hint built from them.
+
+The bytes and flops are the least the task needs (read the inputs once, write the
+result once), so a figure below the roof measures what the code does beyond that
+minimum: extra passes, temporaries, interpreter work.
+"""
+from questions.work import BadFormula, evaluate
+
+from . import host_limits
+from .states import Verdict
+
+#: At or above this fraction of a roof, the code is at the machine's limit.
+AT_THE_ROOF = 0.6
+#: Below this fraction, the time is not going to the resource the roof measures.
+FAR_BELOW = 0.2
+#: What a report's `roofline.host` keeps of the measurement.
+HOST_FIELDS = ("host", "cpu_model", "cpu", "logical_cpus", "bandwidth_gbs", "copy_gbs", "triad_gbs", "compute_gflops", "measured_at", "command")
+
+
+def for_report(spec, report, limits=None):
+    """The report's `roofline`, or None when it has none (no declared work, not an
+    accepted full grading, or the host's limits could not be measured)."""
+    work = spec.get("work")
+    if not work or report.get("verdict") != Verdict.ACCEPTED or report.get("mode") != "full" or not report.get("sizes"):
+        return None
+    limits = limits or host_limits.current()
+    if not limits:
+        return None
+    try:
+        sizes = [_size_figures(row, work, limits) for row in report["sizes"]]
+    except BadFormula:
+        return None  # the loader checked the formulas; an older row's spec may not have been
+    roofline = {
+        "host": {key: limits.get(key) for key in HOST_FIELDS},
+        "work": dict(work),
+        "ridge_flops_per_byte": limits["compute_gflops"] / limits["bandwidth_gbs"],
+        "sizes": sizes,
+    }
+    roofline["hint"] = hint(roofline)
+    return roofline
+
+
+def _size_figures(row, work, limits):
+    n = row["size"]
+    moved, flops = evaluate(work["bytes"], n), evaluate(work["flops"], n)
+    figures = {
+        "size": n,
+        "bytes": moved,
+        "flops": flops,
+        "flops_per_byte": flops / moved if moved else None,
+    }
+    for side, key in (("submission", "time_s"), ("reference", "reference_time_s")):
+        figures[side] = _achieved(moved, flops, row.get(key), limits)
+    return figures
+
+
+def _achieved(moved, flops, seconds, limits):
+    if not seconds or seconds <= 0:
+        return None
+    gbs, gflops = moved / seconds / 1e9, flops / seconds / 1e9
+    return {
+        "time_s": seconds,
+        "gbs": gbs,
+        "gflops": gflops,
+        "bandwidth_fraction": gbs / limits["bandwidth_gbs"],
+        "compute_fraction": gflops / limits["compute_gflops"],
+    }
+
+
+def hint(roofline):
+    """What the figures at the largest size say to do next, in a sentence."""
+    largest = roofline["sizes"][-1]
+    mine = largest["submission"]
+    if mine is None:
+        return ""
+    host = roofline["host"]
+    intensity = largest["flops_per_byte"]
+    memory_bound = intensity is None or intensity < roofline["ridge_flops_per_byte"]
+    if memory_bound:
+        fraction, achieved, roof, what = mine["bandwidth_fraction"], f"{mine['gbs']:.3g} GB/s", f"{host['bandwidth_gbs']:.3g} GB/s", "memory bandwidth"
+    else:
+        fraction, achieved, roof, what = mine["compute_fraction"], f"{mine['gflops']:.3g} GFLOP/s", f"{host['compute_gflops']:.3g} GFLOP/s", "compute peak on one core"
+    at = f"At size {largest['size']:,} you are at {fraction:.0%} of this machine's {what} ({achieved} of {roof} measured)"
+    if fraction > 1:
+        return (f"{at}: the data fits in the CPU's caches, which are faster than main memory. "
+                "On inputs larger than the caches the memory roof applies.")
+    if fraction >= AT_THE_ROOF:
+        if memory_bound:
+            return f"{at}: the next step is fewer passes over memory, not faster ones."
+        return f"{at}: the next step is fewer operations (a better algorithm), not faster ones."
+    if memory_bound and fraction >= FAR_BELOW:
+        return (f"{at}, counting the least traffic the task needs: the rest of the time goes to extra passes "
+                "and temporary arrays. Fuse steps, or work in place, so the data is read and written fewer times.")
+    if memory_bound:
+        return (f"{at}: the time goes to work per element (interpreter loops, conversions, branches), not to "
+                "moving data. Vectorise the inner loop first.")
+    return f"{at}: the arithmetic is not using the core's vector units; move it into whole-array operations."

@@ -1,0 +1,133 @@
+"""Roofline feedback: the host's limits measured on the runner's CPU, per-size GB/s
+and GFLOP/s for both sides against them, the hint built from them, the page's chart."""
+import json
+import os
+import shutil
+from io import StringIO
+
+import pytest
+from django.core.cache import cache
+from django.core.management import call_command
+from django.urls import reverse
+
+from grader import host_limits, roofline, tasks
+from grader.models import Submission
+from grader.states import Status, Verdict
+
+from .conftest import TINY_FILES, needs_harness
+
+LIMITS = {
+    "host": "grader-1", "cpu_model": "Test CPU 3000", "cpu": 1, "logical_cpus": 2, "bandwidth_gbs": 10.0,
+    "copy_gbs": 9.0, "triad_gbs": 10.0, "compute_gflops": 20.0, "measured_at": "2026-12-03T15:00:00+00:00",
+    "command": "python manage.py measure_host",
+}
+WORK = {"bytes": "16*n", "flops": "3*n"}
+N = 1_000_000  # 16 MB to move and 3 MFLOP to do
+
+
+def accepted(time_s, reference_time_s, size=N, mode="full"):
+    return {"verdict": Verdict.ACCEPTED, "mode": mode,
+            "sizes": [{"size": size // 8, "time_s": time_s / 8, "reference_time_s": reference_time_s / 8},
+                      {"size": size, "time_s": time_s, "reference_time_s": reference_time_s}]}
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "grader-roofline"}}
+    cache.clear()
+
+
+def test_per_size_figures_for_both_sides_against_the_hosts_roofs():
+    figures = roofline.for_report({"work": WORK}, accepted(0.004, 0.4), LIMITS)
+    largest = figures["sizes"][-1]
+    assert (largest["bytes"], largest["flops"]) == (16e6, 3e6)
+    assert largest["submission"]["gbs"] == pytest.approx(4.0) and largest["submission"]["bandwidth_fraction"] == pytest.approx(0.4)
+    assert largest["submission"]["gflops"] == pytest.approx(0.75) and largest["submission"]["compute_fraction"] == pytest.approx(0.0375)
+    assert largest["reference"]["gbs"] == pytest.approx(0.04) and largest["reference"]["bandwidth_fraction"] == pytest.approx(0.004)
+    assert figures["sizes"][0]["size"] == N // 8 and figures["sizes"][0]["submission"]["gbs"] == pytest.approx(4.0)
+    assert figures["host"]["cpu_model"] == "Test CPU 3000" and figures["work"] == WORK
+    assert figures["ridge_flops_per_byte"] == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize(
+    ("time_s", "words"),
+    [
+        (0.0019, ["you are at 84% of this machine's memory bandwidth", "fewer passes over memory, not faster ones"]),
+        (0.004, ["at 40% of this machine's memory bandwidth", "extra passes and temporary arrays"]),
+        (0.1, ["at 2% of this machine's memory bandwidth", "work per element"]),
+        (0.0008, ["at 200% of this machine's memory bandwidth", "fits in the CPU's caches"]),
+    ],
+)
+def test_the_hint_reads_the_largest_size(time_s, words):
+    hint = roofline.for_report({"work": WORK}, accepted(time_s, 1.0), LIMITS)["hint"]
+    assert all(word in hint for word in words), hint
+    assert f"At size {N:,}" in hint
+
+
+def test_compute_bound_work_is_held_to_the_compute_roof():
+    matmul_like = {"bytes": "24*n", "flops": "2*n**1.5"}  # 1e9 flops on 24 MB: far right of the ridge
+    hint = roofline.for_report({"work": matmul_like}, accepted(0.12, 1.0), LIMITS)["hint"]
+    assert "83% of this machine's compute peak on one core" in hint and "fewer operations" in hint
+
+
+@pytest.mark.parametrize(
+    ("spec", "report"),
+    [({}, accepted(0.004, 0.4)),
+     ({"work": WORK}, {**accepted(0.004, 0.4), "verdict": Verdict.WRONG_ANSWER}),
+     ({"work": WORK}, accepted(0.004, 0.4, mode="check"))],
+)
+def test_no_roofline_without_declared_work_or_an_accepted_full_grading(spec, report):
+    assert roofline.for_report(spec, report, LIMITS) is None
+
+
+def test_a_side_without_a_time_has_no_figures():
+    report = accepted(0.004, 0.4)
+    report["sizes"][-1]["reference_time_s"] = None
+    assert roofline.for_report({"work": WORK}, report, LIMITS)["sizes"][-1]["reference"] is None
+
+
+def test_the_host_is_measured_on_a_runner_cpu_and_kept_with_its_identity():
+    """The real benchmark, as a worker runs it when it starts (no figure is asserted:
+    only that each was measured)."""
+    tasks.measure_host_limits()
+    limits = host_limits.stored()
+    assert limits is not None and limits["cpu"] in os.sched_getaffinity(0)
+    assert limits["bandwidth_gbs"] > 0 and limits["compute_gflops"] > 0
+    assert limits["bandwidth_gbs"] == max(limits["copy_gbs"], limits["triad_gbs"])
+    assert limits["cpu_model"] and limits["host"] and limits["measured_at"]
+    out = StringIO()
+    call_command("measure_host", "--json", stdout=out)
+    assert json.loads(out.getvalue())["cpu"] in os.sched_getaffinity(0)
+
+
+def test_the_page_draws_the_chart_and_shows_the_hint(candidate_client, candidate, exercise_version):
+    report = {**accepted(0.0019, 0.4), "message": "Correct on every input.", "speedup": 210.0, "speedup_ci": [200.0, 220.0],
+              "peak_memory_bytes": 1, "reference_peak_memory_bytes": 1, "hardware": "cpu", "failure": None}
+    report["roofline"] = roofline.for_report({"work": WORK}, report, LIMITS)
+    submission = Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="x = 1\n", status=Status.DONE, verdict=Verdict.ACCEPTED, report=report
+    )
+    html = candidate_client.get(reverse("grader:detail", args=[submission.pk])).content.decode()
+    assert 'id="roofline-chart"' in html and 'id="roofline-data"' in html
+    assert "84% of this machine&#x27;s memory bandwidth" in html and "Test CPU 3000" in html and "10 GB/s" in html
+
+
+@needs_harness
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_grade_json_reports_the_roofline_per_size_and_for_the_host(exercise_version, tmp_path):
+    exercise_version.spec = {**exercise_version.spec, "work": {"bytes": "16*n", "flops": "2*n"}}
+    exercise_version.save()
+    answer = tmp_path / "answer.py"
+    answer.write_text(TINY_FILES["solution.py"])
+    out = StringIO()
+    call_command("grade", "tiny-scale", str(answer), "--json", stdout=out)
+    report = json.loads(out.getvalue())
+    assert report["verdict"] == "accepted", report["message"]
+    figures = report["roofline"]
+    assert figures["host"]["bandwidth_gbs"] > 0 and figures["host"]["cpu_model"]
+    assert [row["size"] for row in figures["sizes"]] == [2000, 8000]
+    for row in figures["sizes"]:
+        assert row["bytes"] == 16 * row["size"] and row["flops"] == 2 * row["size"]
+        for side in ("submission", "reference"):
+            assert row[side]["gbs"] > 0 and row[side]["bandwidth_fraction"] > 0 and row[side]["compute_fraction"] > 0
+    assert figures["hint"].startswith("At size 8,000 you are at")
