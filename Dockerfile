@@ -28,8 +28,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 COPY --from=app-venv /opt/venv /opt/venv
 WORKDIR /app
 COPY . .
+# collectstatic's settings make the run folder's broker directories: keep them out of the image.
 RUN rm -rf .cache \
-    && python manage.py collectstatic --noinput \
+    && HOTPATH_RUN_DIR=/tmp/collectstatic python manage.py collectstatic --noinput \
+    && rm -rf /tmp/collectstatic \
     && useradd --system --uid 10001 --home-dir /var/lib/hotpath --create-home hotpath \
     && install -d -o hotpath -g hotpath /var/lib/hotpath/cpu-slots
 USER hotpath

@@ -43,7 +43,7 @@ finish() {
   if [ "$FAILED" = 1 ]; then
     echo "=== compose-check FAILED; the services' logs:" >&2
     compose ps >&2 || true
-    for service in migrate web worker-cpu beat mailcatcher postgres redis; do
+    for service in $(compose config --services); do
       echo "--- $service" >&2
       compose logs --no-color --tail 80 "$service" >&2 || true
     done
