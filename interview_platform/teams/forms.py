@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import yaml
 from django import forms
 from django.core.validators import validate_email
@@ -153,13 +155,24 @@ class ExerciseEditForm(forms.Form):
 
     FILES = {"reference": "reference.py", "starter": "starter.py", "inputs": "inputs.py", "solution": "solution.py", "check": "check.py"}
 
+    #: A small working exercise (spec.yaml and its files) that a first version starts from.
+    TEMPLATE_DIR = Path(__file__).resolve().parent / "exercise_template"
+
     @classmethod
     def initial_for(cls, version):
         if version is None:
-            return {}
+            return cls.template_initial()
         initial = {"spec": yaml.safe_dump(version.spec, sort_keys=False, default_flow_style=None)}
         for field_name, file_name in cls.FILES.items():
             initial[field_name] = getattr(version, loader.EXERCISE_FILES[file_name])
+        return initial
+
+    @classmethod
+    def template_initial(cls):
+        initial = {"spec": (cls.TEMPLATE_DIR / "spec.yaml").read_text()}
+        for field_name, file_name in cls.FILES.items():
+            path = cls.TEMPLATE_DIR / file_name
+            initial[field_name] = path.read_text() if path.exists() else ""
         return initial
 
     def clean_spec(self):

@@ -1,0 +1,47 @@
+"""A coding question with no version yet starts from a small working exercise:
+the link says so, the form is filled in, and the template validates and saves as v1
+through the real sandbox."""
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from interview_platform.teams.forms import ExerciseEditForm
+from questions.models import Kind, Question
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def author(staff_author):
+    Group.objects.get(name="Authors").user_set.add(staff_author)
+    return staff_author
+
+
+@pytest.fixture
+def new_question():
+    return Question.objects.create(
+        slug="brand-new", title="Brand new exercise", topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy", kind=Kind.CODING, prompt="Vectorise it.",
+    )
+
+
+def test_a_question_without_versions_offers_the_template(client, author, new_question):
+    client.force_login(author)
+    page = client.get(reverse("teams:authoring_exercise", args=[new_question.slug])).content.decode()
+    assert "Write its first version (from a template)" in page
+    edit = client.get(reverse("teams:authoring_edit", args=[new_question.slug])).content.decode()
+    assert "This exercise has no version yet" in edit
+    assert "entry_point: transform" in edit and "out[i] = (2.0 * x[i] + 1.0) ** 2" in edit
+
+
+def test_the_template_is_a_valid_form():
+    form = ExerciseEditForm(data=ExerciseEditForm.template_initial())
+    assert form.is_valid(), form.errors
+
+
+def test_the_template_validates_and_saves_as_the_first_version(client, author, new_question):
+    client.force_login(author)
+    response = client.post(reverse("teams:authoring_edit", args=[new_question.slug]), {**ExerciseEditForm.template_initial(), "save": "1"})
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    version = new_question.exercise_versions.get()
+    assert version.number == 1 and version.validation_report["verdict"] == "accepted"
