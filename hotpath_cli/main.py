@@ -17,6 +17,7 @@ from .render import exercise_readme, format_board, format_submission, format_tab
 
 POLL_INTERVAL_S = 1.0
 SPINNER = "|/-\\"
+BAR_WIDTH = 24
 NOT_ACCEPTED = 1
 
 
@@ -77,26 +78,39 @@ def cmd_pull(args):
     return 0
 
 
+def progress_line(submission, tick, waited_s):
+    """One terminal line: a bar once the server can estimate the fraction done (else a
+    spinner), the phase in words, and the time waited and left."""
+    progress = submission["progress"]
+    fraction = progress.get("fraction")
+    if fraction is not None:
+        filled = round(BAR_WIDTH * min(max(fraction, 0.0), 1.0))
+        gauge = f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {fraction:4.0%}"
+    else:
+        gauge = SPINNER[tick % len(SPINNER)]
+    label = progress.get("label") or progress.get("state") or submission["status"]
+    if progress.get("waiting_for_gpu"):
+        label += ", waiting for a GPU worker"
+    left = f", about {progress['eta_s']:.0f} s left" if progress.get("eta_s") is not None else ""
+    return f"{gauge} #{submission['id']} {label} ({waited_s:.0f} s{left})"
+
+
 def wait_for(api, submission, show_progress):
-    """Poll until graded, drawing the phase, queue position and elapsed time on stderr."""
+    """Poll until graded, redrawing the progress line on stderr (a terminal only)."""
     started = time.monotonic()
     tick = 0
+    width = 0
     while not submission["is_final"]:
         if show_progress:
-            progress = submission["progress"]
-            phase = progress["phase"]
-            if phase == "queued" and progress.get("queue_position") is not None:
-                phase = f"queued, {progress['queue_position']} ahead"
-            if progress.get("waiting_for_gpu"):
-                phase += ", waiting for a GPU worker"
-            line = f"\r{SPINNER[tick % len(SPINNER)]} submission {submission['id']}: {phase}  {time.monotonic() - started:5.0f} s "
-            sys.stderr.write(line.ljust(72))
+            line = progress_line(submission, tick, time.monotonic() - started)
+            sys.stderr.write("\r" + line.ljust(width))
             sys.stderr.flush()
+            width = len(line)
         tick += 1
         time.sleep(POLL_INTERVAL_S)
         submission = api.get(f"submissions/{submission['id']}/")
     if show_progress:
-        sys.stderr.write(f"\r{'':72}\r")
+        sys.stderr.write("\r" + " " * width + "\r")
         sys.stderr.flush()
     return submission
 
@@ -193,3 +207,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("\nhotpath: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`hotpath list | head`): stop quietly, as other command-line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -44,7 +44,7 @@ def format_submission(submission):
         lines.append(f"Speedup: {_times(submission['speedup'])} against the reference{ci}")
     if submission["peak_memory_bytes"] is not None:
         lines.append(f"Peak memory: {_mib(submission['peak_memory_bytes'])} (reference {_mib(submission['reference_peak_memory_bytes'])})")
-    sizes = submission.get("sizes") or []
+    sizes = [size for size in submission.get("sizes") or [] if size["time_s"] is not None]  # a quick check times nothing
     if sizes:
         rows = [[f"{s['size']:,}", _seconds(s["time_s"]), _seconds(s["reference_time_s"]), _times(s["speedup"]), s["pairs"] or MISSING] for s in sizes]
         lines.append("")

@@ -124,10 +124,21 @@ class SubmissionFilterSerializer(PageParamsSerializer):
 
 
 class ProgressSerializer(serializers.Serializer):
-    """Where the grading is. Later versions add fields (a live feed of the harness's
-    phases); clients must ignore fields they do not know."""
+    """Where the grading is: the row's state, and while it runs the harness's latest phase
+    (grader.progress). Fields may be added; clients must ignore those they do not know."""
 
-    phase = serializers.ChoiceField(choices=Status.CHOICES, help_text="queued, running or done.")
+    state = serializers.ChoiceField(choices=Status.CHOICES, help_text="queued, running or done.")
+    phase = serializers.CharField(
+        allow_null=True, help_text="queued, starting, loading, checking, timing, profiling or comparing; null once done."
+    )
+    label = serializers.CharField(allow_null=True, help_text="The phase in words, e.g. 'Timing size 2 of 3, pair 4 of 15'.")
+    fraction = serializers.FloatField(allow_null=True, help_text="0..1 of the grading done, once the harness can estimate it.")
+    elapsed_s = serializers.FloatField(allow_null=True)
+    eta_s = serializers.FloatField(allow_null=True, help_text="Estimated seconds left; null until known.")
+    size_index = serializers.IntegerField(allow_null=True)
+    sizes = serializers.IntegerField(allow_null=True)
+    pair = serializers.IntegerField(allow_null=True)
+    pairs = serializers.IntegerField(allow_null=True)
     queue_position = serializers.IntegerField(
         allow_null=True, help_text="While queued: about how many submissions go first (0 = next); null otherwise."
     )

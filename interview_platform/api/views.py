@@ -130,10 +130,15 @@ def own_submission(user, pk):
         raise NotFound(f"You have no submission #{pk}.") from None
 
 
+#: The live feed's fields (grader.services.submission_progress), null once the row is final.
+FEED_FIELDS = ("phase", "label", "fraction", "elapsed_s", "eta_s", "size_index", "sizes", "pair", "pairs", "queue_position")
+
+
 def _progress(submission):
+    feed = grader_services.submission_progress(submission) or {}
     return {
-        "phase": submission.status,
-        "queue_position": grader_services.queue_position(submission),
+        "state": submission.status,
+        **{field: feed.get(field) for field in FEED_FIELDS},
         "waiting_for_gpu": grader_services.waiting_for_gpu(submission),
         "started_at": submission.started_at,
         "finished_at": submission.finished_at,

@@ -16,7 +16,7 @@ def test_owner_reads_their_submission_and_timings(client, submit_token, graded_s
     assert detail.status_code == 200
     body = detail.json()
     assert body["verdict"] == "accepted" and body["speedup_ci"] == [39.0, 44.0]
-    assert body["progress"]["phase"] == "done" and "calls" not in body["report"]["sizes"][0]
+    assert body["progress"]["state"] == "done" and body["progress"]["phase"] is None and "calls" not in body["report"]["sizes"][0]
     timings = client.get(submission_url(graded_submission, "timings/"), **bearer(submit_token))
     assert timings.status_code == 200 and timings.json()["sizes"][0]["calls"]
 
