@@ -19,7 +19,7 @@ from questions.models import Kind, Question
 
 from . import authoring_services
 from .authoring_services import AuthoringError
-from .forms import ExerciseEditForm
+from .forms import ExerciseEditForm, NewExerciseForm
 
 AUTHOR_PERMISSION = "teams.author_questions"
 
@@ -39,6 +39,17 @@ def author_required(view):
 def index(request):
     questions = Question.objects.live().order_by("kind", "topic", "title")
     return render(request, "teams/authoring/index.html", {"questions": questions})
+
+
+@author_required
+def new_exercise(request):
+    """Create a coding question (private until made public), then write its first version."""
+    form = NewExerciseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        question = form.save()
+        messages.success(request, f"“{question.title}” created, private until you make it public. Now write its code: the form starts from a working template.")
+        return redirect("teams:authoring_edit", question.slug)
+    return render(request, "teams/authoring/new_exercise.html", {"form": form})
 
 
 @author_required

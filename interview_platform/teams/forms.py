@@ -5,7 +5,7 @@ from django import forms
 from django.core.validators import validate_email
 
 from questions import loader
-from questions.models import Kind, Question
+from questions.models import Kind, Question, Visibility
 
 from .models import Assessment, Role
 from .services import MAX_EXTRA_MINUTES
@@ -135,6 +135,32 @@ class CodeForm(forms.Form):
 def _unix_newlines(text):
     # Browsers send textarea content with CRLF; the bank and its hashes use LF.
     return text.replace("\r\n", "\n")
+
+
+class NewExerciseForm(forms.ModelForm):
+    """A new coding exercise's page: what candidates read. Its code comes next (from a template)."""
+
+    class Meta:
+        model = Question
+        fields = ["title", "slug", "topic", "difficulty", "prompt"]
+        help_texts = {
+            "slug": "Its address, e.g. vectorise-a-loop: lowercase words joined by hyphens.",
+            "prompt": "Markdown: what the candidate is asked to write.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        topics = sorted(set(Question.objects.values_list("topic", flat=True)))
+        self.fields["topic"] = forms.ChoiceField(choices=[(topic, topic) for topic in topics], label="Topic")
+
+    def save(self, commit=True):
+        question = super().save(commit=False)
+        question.kind = Kind.CODING
+        # Private until an author makes it public (admin): a half-made exercise is on no public page.
+        question.visibility = Visibility.ASSESSMENT
+        if commit:
+            question.save()
+        return question
 
 
 class ExerciseEditForm(forms.Form):

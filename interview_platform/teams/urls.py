@@ -40,6 +40,7 @@ candidate_urls = [
 
 authoring_urls = [
     path("", authoring.index, name="authoring"),
+    path("new-exercise/", authoring.new_exercise, name="authoring_new_exercise"),
     path("<slug:slug>/", authoring.exercise, name="authoring_exercise"),
     path("<slug:slug>/validate/", authoring.validate, name="authoring_validate"),
     path("<slug:slug>/edit/", authoring.edit, name="authoring_edit"),

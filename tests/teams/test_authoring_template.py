@@ -45,3 +45,16 @@ def test_the_template_validates_and_saves_as_the_first_version(client, author, n
     assert response.status_code == 302, response.content.decode()[-2000:]
     version = new_question.exercise_versions.get()
     assert version.number == 1 and version.validation_report["verdict"] == "accepted"
+
+
+def test_new_exercise_button_makes_a_private_coding_question(client, author, new_question):
+    client.force_login(author)
+    assert reverse("teams:authoring_new_exercise") in client.get(reverse("teams:authoring")).content.decode()
+    response = client.post(reverse("teams:authoring_new_exercise"), {
+        "title": "Vectorise a loop", "slug": "vectorise-a-loop", "topic": new_question.topic,
+        "difficulty": "easy", "prompt": "Make it fast.",
+    })
+    assert response.status_code == 302 and response["Location"] == reverse("teams:authoring_edit", args=["vectorise-a-loop"])
+    question = Question.objects.get(slug="vectorise-a-loop")
+    assert question.kind == Kind.CODING and not question.is_public
+    assert client.get(question.get_absolute_url()).status_code == 404  # on no public page yet
