@@ -86,7 +86,7 @@ def _value(node, n):
 
 def check_work(work, sizes):
     """The `work` front matter as {"bytes": formula, "flops": formula} (stripped
-    strings), or BadFormula. Both formulas must hold at every size in `sizes`."""
+    strings, or numbers as written), or BadFormula. Both formulas must hold at every size in `sizes`."""
     if not isinstance(work, dict) or set(work) != set(WORK_KEYS):
         raise BadFormula(f"'work' must be a mapping with exactly the keys bytes and flops (formulas in n), got {work!r}")
     checked = {}
@@ -95,7 +95,7 @@ def check_work(work, sizes):
         parse(formula)
         for n in sizes:
             evaluate(formula, n)
-        checked[key] = formula.strip()
+        checked[key] = work[key] if formula is not work[key] else formula.strip()  # a number stays a number
     if not any(evaluate(checked[key], max(sizes or [1])) > 0 for key in WORK_KEYS):
         raise BadFormula("'work' must declare some bytes or some flops")
     return checked

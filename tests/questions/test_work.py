@@ -52,7 +52,7 @@ def test_work_needs_exactly_bytes_and_flops():
         check_work({"bytes": "16*n"}, [10])
     with pytest.raises(BadFormula, match="some bytes or some flops"):
         check_work({"bytes": 0, "flops": "0*n"}, [10])
-    assert check_work({"bytes": " 16*n ", "flops": 0}, [10]) == {"bytes": "16*n", "flops": "0"}
+    assert check_work({"bytes": " 16*n ", "flops": 0}, [10]) == {"bytes": "16*n", "flops": 0}
 
 
 @pytest.mark.django_db
