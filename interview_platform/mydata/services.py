@@ -7,11 +7,14 @@ longer sign in and no longer carries a name or an e-mail address."""
 import csv
 import io
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from grader.models import Purpose, Submission
 from interview_platform.leaderboards.models import TopicScore, UserScore
+from interview_platform.teams.models import Organisation, Role
 from questions.models import Attempt, Draft
 
 #: What a person exports and what closing removes: their own practice. Assessment
@@ -104,11 +107,30 @@ def answers_csv(user):
     return _csv(ANSWER_COLUMNS, (_answer_row(attempt) for attempt in answers(user)))
 
 
+def organisations_only_they_own(user):
+    """Hiring teams that would be left with no owner if this person left."""
+    owned = user.memberships.filter(role=Role.OWNER).values("organisation_id")
+    # Counted apart from the filter above: on one join the count would see only this person's row.
+    return (
+        Organisation.objects.filter(pk__in=owned)
+        .annotate(owners=Count("memberships", filter=Q(memberships__role=Role.OWNER)))
+        .filter(owners=1)
+        .order_by("name")
+    )
+
+
 @transaction.atomic
 def close_account(user):
     """Remove the person's own data and identity; keep what hiring teams hold from sittings.
 
-    The User row stays, inactive and nameless, only because candidate sessions point at it."""
+    The User row stays, inactive and nameless, only because candidate sessions point at it.
+    Refused (ValidationError) while the person is the only owner of a hiring team."""
+    sole = list(organisations_only_they_own(user).values_list("name", flat=True))
+    if sole:
+        raise ValidationError(
+            f"You are the only owner of {', '.join(sole)}: make someone else an owner (or delete the team) first.",
+            code="sole_owner",
+        )
     own_submissions(user).delete()  # their leaderboard entries go with them (CASCADE)
     UserScore.objects.filter(user=user).delete()
     TopicScore.objects.filter(user=user).delete()

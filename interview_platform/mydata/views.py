@@ -3,6 +3,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
@@ -56,7 +57,11 @@ def close_account(request):
         }
         return render(request, "mydata/overview.html", context, status=400)
     user = request.user
+    try:
+        services.close_account(user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("mydata:overview")
     logout(request)
-    services.close_account(user)
     messages.success(request, "Your account is closed and your data deleted.")
     return redirect("home")

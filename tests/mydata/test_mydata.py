@@ -67,6 +67,21 @@ def test_closing_removes_my_data_and_keeps_the_teams(client, candidate_client, c
     assert candidate_client.get(reverse("mydata:overview")).status_code == 302  # signed out
 
 
+def test_the_only_owner_of_a_team_must_hand_it_over_first(candidate_client, candidate, make_user, history):
+    from interview_platform.teams.models import Membership, Organisation, Role
+
+    team = Organisation.objects.create(name="Acme hiring", slug="acme")
+    Membership.objects.create(user=candidate, organisation=team, role=Role.OWNER)
+    response = candidate_client.post(reverse("mydata:close"), {"password": PASSWORD}, follow=True)
+    assert "only owner of Acme hiring" in response.content.decode()
+    candidate.refresh_from_db()
+    assert candidate.is_active and Submission.objects.filter(user=candidate).count() == 2
+    Membership.objects.create(user=make_user("cofounder"), organisation=team, role=Role.OWNER)
+    candidate_client.post(reverse("mydata:close"), {"password": PASSWORD})
+    candidate.refresh_from_db()
+    assert not candidate.is_active and Membership.objects.filter(organisation=team).count() == 1
+
+
 def test_signup_page_says_what_stays_with_a_team(client):
     assert "stays with that team" in client.get(reverse("accounts:signup")).content.decode()
 
