@@ -406,11 +406,14 @@ def ensure_accepting_answers(session, now=None):
 
 
 def save_answer(session, item, *, text=None, numeric_input=None):
-    """Save (autosave) a concept or numeric answer. Returns (answer, message) where
-    message explains a numeric input that could not be read."""
+    """Save (autosave) a concept or numeric answer, or a coding item's code as typed
+    (kept for the candidate; only submissions are graded). Returns (answer, message)
+    where message explains a numeric input that could not be read."""
     ensure_accepting_answers(session)
-    if item.assessment_id != session.assessment_id or item.is_coding:
+    if item.assessment_id != session.assessment_id:
         raise TeamsError("That question does not take a written answer here.")
+    if item.is_coding and len((text or "").encode()) > settings.SUBMISSION_MAX_BYTES:
+        raise TeamsError(f"Your code is longer than a submission may be ({settings.SUBMISSION_MAX_BYTES:,} bytes).")
     answer, _ = Answer.objects.get_or_create(session=session, item=item)
     message = ""
     if item.question.kind == Kind.NUMERIC:

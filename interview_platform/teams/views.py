@@ -507,11 +507,15 @@ def take_question(request, session_pk, number):
     if session.is_finished:
         return redirect("teams:done", session.pk)
     items = list(session.assessment.items.select_related("question"))
-    answered = set(session.answers.exclude(text="", numeric_input="").values_list("item_id", flat=True))
+    # A coding item's saved text is its code as typed: answered once something is submitted.
+    written = session.answers.exclude(text="", numeric_input="").exclude(item__question__kind=Kind.CODING)
+    answered = set(written.values_list("item_id", flat=True))
     answered |= set(session.session_submissions.values_list("item_id", flat=True))
     answer = session.answers.filter(item=item).first()
     submissions = [link.submission for link in session.session_submissions.filter(item=item).select_related("submission")]
     last_code = submissions[-1].code if submissions else (item.exercise_version.starter_code if item.is_coding else "")
+    if item.is_coding and answer is not None and answer.text:
+        last_code = answer.text  # the code as last typed, kept as the candidate went
     context = {
         "session": session,
         "assessment": session.assessment,

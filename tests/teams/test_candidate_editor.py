@@ -36,3 +36,19 @@ def test_a_runtime_error_shows_its_traceback_and_a_syntax_error_its_line(candida
     feedback = {row["verdict"]: row["feedback_html"] for row in rows}
     assert "line 2, in transform" in feedback[Verdict.RUNTIME_ERROR]
     assert "source-line-bad" in feedback[Verdict.SYNTAX_ERROR]
+
+
+def test_the_candidates_code_is_kept_as_they_type(candidate_client, session, items):
+    url = reverse("teams:save_answer", args=[session.pk, 3])
+    typed = "def transform(v):\n    return v  # halfway\n"
+    response = candidate_client.post(url, {"text": typed}, HTTP_ACCEPT="application/json")
+    assert response.status_code == 200 and response.json()["saved"] is True
+    html = candidate_client.get(reverse("teams:take_question", args=[session.pk, 3])).content.decode()
+    assert "return v  # halfway" in html and "Code kept" in html
+    assert 'class="answered"' not in html.split('aria-label="Questions"')[1].split("</nav>")[0]  # typed is not answered
+
+
+def test_code_longer_than_a_submission_is_not_kept(candidate_client, session, items, settings):
+    settings.SUBMISSION_MAX_BYTES = 1024
+    response = candidate_client.post(reverse("teams:save_answer", args=[session.pk, 3]), {"text": "#" * 2000}, HTTP_ACCEPT="application/json")
+    assert response.status_code == 409 and "longer than a submission" in response.json()["error"]

@@ -11,7 +11,7 @@ from grader.models import Purpose, Submission
 from grader.states import Status, Verdict
 from interview_platform.accounts import verification
 from interview_platform.leaderboards.models import LeaderboardEntry
-from interview_platform.teams import services
+from interview_platform.teams import reports, services
 from interview_platform.teams.models import Answer, CandidateSession
 
 pytestmark = pytest.mark.django_db
@@ -129,9 +129,11 @@ def test_rejected_code_shows_the_graders_message(candidate_client, session, sett
     assert not Submission.objects.exists()
 
 
-def test_written_answer_refused_for_coding_item(session, items):
-    with pytest.raises(services.TeamsError):
-        services.save_answer(session, items[2], text="prose")
+def test_a_coding_items_text_is_its_code_as_typed_never_graded(session, items):
+    answer, _ = services.save_answer(session, items[2], text="def transform(v):\n    return v\n")
+    assert answer.text.startswith("def transform")
+    coding = next(result for result in reports.candidate_report(session).results if result.item == items[2])
+    assert coding.status_label == "No submission" and coding.score == 0.0
 
 
 def test_candidate_cannot_reach_questions_beyond_the_assessment(candidate_client, session):

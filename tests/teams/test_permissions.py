@@ -58,6 +58,7 @@ MATRIX = {
     "finish": ("post", lambda w: [w["session"]], CANDIDATE),
     "done": ("get", lambda w: [w["session"]], CANDIDATE),
     "authoring": ("get", lambda w: [], AUTHOR),
+    "authoring_new_exercise": ("get", lambda w: [], AUTHOR),
     "authoring_exercise": ("get", lambda w: [w["slug"]], AUTHOR),
     # The POST bodies are empty/invalid, so an allowed author gets a form back, never a sandbox run.
     "authoring_validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),

@@ -88,6 +88,42 @@
     setInterval(() => { if (dirty) save(); }, 10000);
   }
 
+  // A coding question's code, kept as it is typed (the editor fires "input" on its
+  // textarea), when the form is submitted and when the page is left.
+  function setupCodeDraft(form) {
+    const field = form.querySelector("textarea[name=code]");
+    const status = form.querySelector(".save-status");
+    let timer = null, dirty = false;
+    const save = (keepalive = false) => {
+      if (!dirty) return;
+      dirty = false;
+      const body = new FormData();
+      body.append("text", field.value);
+      body.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
+      fetch(form.dataset.draftUrl, { method: "POST", body, credentials: "same-origin", keepalive, headers: { Accept: "application/json" } })
+        .then(async (response) => {
+          const data = await response.json().catch(() => ({}));
+          if (response.ok && data.saved) {
+            status.textContent = `Code kept ${new Date(data.saved_at).toLocaleTimeString()}`;
+          } else {
+            dirty = true;
+            status.textContent = data.error || "Not kept: check your connection.";
+          }
+        })
+        .catch(() => {
+          dirty = true;
+          status.textContent = "Not kept: you seem to be offline. We will retry.";
+        });
+    };
+    field.addEventListener("input", () => {
+      dirty = true;
+      clearTimeout(timer);
+      timer = setTimeout(save, 1000);
+    });
+    form.addEventListener("submit", () => { clearTimeout(timer); save(true); });
+    window.addEventListener("pagehide", () => save(true));
+  }
+
   function setupSubmissionPolling(section) {
     const poll = async () => {
       const pending = section.querySelector('tr[data-final="false"]');
@@ -116,6 +152,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     startCountdown();
     document.querySelectorAll("form.autosave").forEach(setupAutosave);
+    document.querySelectorAll("form.code-draft[data-draft-url]").forEach(setupCodeDraft);
     const submissions = document.querySelector("#submissions[data-status-url]");
     if (submissions) setupSubmissionPolling(submissions);
   });
