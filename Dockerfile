@@ -41,7 +41,8 @@ CMD ["gunicorn", "interview_platform.wsgi", "--bind", "0.0.0.0:8000", "--workers
 
 # CuPy is only here to find the GPU and name it; grading itself runs in the GPU sandbox image.
 # The CUDA libraries are PyPI wheels (requirements/gpu.txt, scripts/build_wheelhouse.sh --gpu); the driver comes
-# from the host (NVIDIA Container Toolkit).
+# from the host (NVIDIA Container Toolkit). .dockerignore leaves those 2 GB of wheels out of every build's context:
+# drop its `.cache/wheels/gpu` line to build this target (not done by make images, nor tried on our GPU-less hosts).
 FROM app-venv AS gpu-worker-venv
 COPY .cache/wheels/gpu /tmp/gpu-wheels
 RUN /opt/venv/bin/python -m ensurepip --upgrade >/dev/null \
