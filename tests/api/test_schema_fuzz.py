@@ -17,7 +17,7 @@ from interview_platform.api.models import Scope
 
 from .conftest import GRADED_REPORT
 
-EXAMPLES_PER_OPERATION = 40
+EXAMPLES_PER_OPERATION = 25
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 
