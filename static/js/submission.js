@@ -105,7 +105,8 @@
         plugins: { tooltip: { callbacks: { label } } },
         scales: {
           x: { type: "logarithmic", title: { display: true, text: "floating-point operations per byte moved" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
-          y: { type: "logarithmic", title: { display: true, text: "GFLOP/s" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
+          // Headroom above the compute roof, so the flat line is not drawn on the frame.
+          y: { type: "logarithmic", suggestedMax: peak * 3, title: { display: true, text: "GFLOP/s" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
         },
       },
     });
