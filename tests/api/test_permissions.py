@@ -60,3 +60,9 @@ def test_session_posts_need_csrf(candidate, exercise_version, queued):
     browser.force_login(candidate)
     response = browser.post(SUBMISSIONS, {"exercise": exercise_version.question.slug, "code": "x = 1\n"}, content_type="application/json")
     assert response.status_code == 403 and not Submission.objects.exists()
+
+
+def test_an_id_past_the_database_range_is_a_404(client, submit_token):
+    for tail in ("", "timings/"):
+        response = client.get(f"{SUBMISSIONS}{2**70}/{tail}", **bearer(submit_token))
+        assert response.status_code == 404 and response.json()["code"] == "not_found"
