@@ -59,9 +59,11 @@ def current_version(slug):
 
 
 def machine_facts():
+    from grader.host_limits import cpu_model  # after Django's set-up
+
     facts = {
         "cpus": os.cpu_count(),
-        "cpu_model": _cpu_model(),
+        "cpu_model": cpu_model(),
         "python": platform.python_version(),
         "kernel": platform.release(),
         "openblas_env": {name: os.environ.get(name) for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS")},
@@ -90,16 +92,6 @@ def page_reporting_state():
         except (OSError, ValueError):
             pass
     return state
-
-
-def _cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def load_average():

@@ -43,13 +43,14 @@ def hardware_identity():
     """What names this machine in a report: host, CPU model, CPU count, kernel."""
     return {
         "host": socket.gethostname(),
-        "cpu_model": _cpu_model(),
+        "cpu_model": cpu_model(),
         "logical_cpus": os.cpu_count(),
         "kernel": platform.release(),
     }
 
 
-def _cpu_model():
+def cpu_model():
+    """The CPU's model name, as /proc/cpuinfo gives it."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
