@@ -86,6 +86,8 @@ def test_sandbox_limits_in_bytes_and_seconds():
     assert limits.memory_bytes == 512 * 1024 * 1024 and limits.disk_bytes == 16 * 1024 * 1024
     assert limits.output_bytes == 64 * 1024 and limits.processes == 16
     assert grading.sandbox_limits(JOB["limits"], cpus=0.5).cpu_time_s == 60  # never less CPU time than wall time
+    one_cpu = grading.sandbox_limits(JOB["limits"])  # what grade() asks for
+    assert (one_cpu.cpus, one_cpu.cpu_time_s) == (1.0, 60)
 
 
 def test_the_longest_sandbox_run_is_the_constant_celery_relies_on():
