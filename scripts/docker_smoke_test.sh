@@ -45,7 +45,7 @@ grade_model_solution() {
 }
 
 echo "Building $SANDBOX_CPU_IMAGE ..."
-if docker build -q -f sandbox_images/cpu/Dockerfile -t "$SANDBOX_CPU_IMAGE" . >/dev/null; then
+if scripts/build_images.sh >/dev/null; then  # make images: the base, the wheels and every image
   pass "build CPU sandbox image"
 else
   fail "build CPU sandbox image"; exit 1
@@ -78,7 +78,7 @@ sys.exit(0 if ok else 1)
 
 if [ "$GPU" = 1 ]; then
   echo "Building $SANDBOX_GPU_IMAGE ..."
-  if docker build -q -f sandbox_images/gpu/Dockerfile -t "$SANDBOX_GPU_IMAGE" . >/dev/null; then
+  if scripts/build_images.sh --gpu >/dev/null; then
     pass "build GPU sandbox image"
     grade_model_solution fused-axpy-relu "grade fused-axpy-relu in the GPU container"
   else
