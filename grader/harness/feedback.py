@@ -30,10 +30,6 @@ def mebibytes(nbytes):
     return f"{nbytes / 2**20:,.1f} MiB"
 
 
-#: The supervisor's name for it.
-megabytes = mebibytes
-
-
 def _three_digits(value):
     """Three significant digits, trailing zeros kept (6.00, 25.0, 0.520); whole
     numbers from 100 up (123, 1,234), never an exponent."""

@@ -532,7 +532,7 @@ class Grading:
             raise Finished(
                 feedback.MEMORY_LIMIT,
                 f"Your code used more than the {self.job.memory_mb:g} MB memory limit {where} "
-                f"(it reached {feedback.megabytes(outcome.peak_tree_bytes)}).",
+                f"(it reached {feedback.mebibytes(outcome.peak_tree_bytes)}).",
                 {"peak_memory_bytes": outcome.peak_tree_bytes},
             )
         if status == "output":
