@@ -52,6 +52,16 @@ def test_check_mode_uses_the_small_sizes(tiny_exercise):
 @pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
+def test_check_mode_passes_on_the_harness_progress(tiny_exercise):
+    seen = []
+    report = grading.grade(tiny_exercise, TINY_FILES["solution.py"], mode="check", progress=seen.append)
+    assert report["verdict"] == Verdict.ACCEPTED
+    assert seen and all(isinstance(update, dict) and update.get("phase") for update in seen)
+
+
+@pytest.mark.sandbox
+@needs_bwrap
+@needs_harness
 def test_an_exercises_check_py_decides_the_values(tiny_exercise):
     check = "def check(expected, got, args):\n    return False, 'no value is good enough here'\n"
     checked = grading.Exercise(tiny_exercise.slug, tiny_exercise.spec, {**tiny_exercise.files, "check.py": check})

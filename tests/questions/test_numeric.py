@@ -1,4 +1,6 @@
 """Numeric answers: units converted with pint, counts compared as plain numbers."""
+import dataclasses
+
 import pytest
 
 from questions.numeric import NumericCheck, check_numeric, within_tolerance
@@ -102,6 +104,8 @@ def test_count_words_in_ies_and_s_have_a_singular():
 def test_a_checked_number_carries_its_value_and_verdict():
     result = check("4 GiB")
     assert result == NumericCheck(value=4294967296.0, correct=True) and result.ok
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.correct = False  # a verdict, not a draft
     assert check("150 ms", answer=0.15, unit="s").value == pytest.approx(0.15)
     assert check("  2_048 ", answer=2048, unit="bytes").value == 2048
     assert check("7", answer=7, unit="copies").value == 7
