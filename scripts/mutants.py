@@ -277,7 +277,7 @@ def load_equivalents():
 def run_module(name, tree, equivalents, count, seed, deadline, show_survivors, extra_arguments=(), match=None):
     module_path, stages = MODULES[name]
     stages = [[*stage, *extra_arguments] for stage in stages]
-    mutants = [m for m in sample(generate(module_path), count, seed) if match is None or match in m.key]
+    mutants = [m for m in sample(generate(module_path), count, seed) if not match or any(text in m.key for text in match)]
     target = tree / module_path
     original = target.read_text(encoding="utf-8")
     started = time.monotonic()
@@ -326,7 +326,8 @@ def main(argv=None):
     parser.add_argument("--deselect", action="append", default=[], metavar="NODEID",
                         help="leave a test out of every run (one broken by work elsewhere); repeatable")
     parser.add_argument("--list", action="store_true", help="print the sampled mutants' keys and exit")
-    parser.add_argument("--match", metavar="TEXT", help="run only the sampled mutants whose key contains TEXT")
+    parser.add_argument("--match", action="append", metavar="TEXT",
+                        help="run only the sampled mutants whose key contains TEXT; repeatable")
     args = parser.parse_args(argv)
     names = args.module or list(MODULES)
     count = args.mutants or 10**9
