@@ -6,6 +6,7 @@ from django.core.validators import validate_email
 
 from questions import loader
 from questions.models import Kind, Question, Visibility
+from questions.text import unix_newlines
 
 from .models import Assessment, Role
 from .services import MAX_EXTRA_MINUTES
@@ -129,12 +130,7 @@ class CodeForm(forms.Form):
     )
 
     def clean_code(self):
-        return _unix_newlines(self.cleaned_data["code"])
-
-
-def _unix_newlines(text):
-    # Browsers send textarea content with CRLF; the bank and its hashes use LF.
-    return text.replace("\r\n", "\n")
+        return unix_newlines(self.cleaned_data["code"])
 
 
 class NewExerciseForm(forms.ModelForm):
@@ -220,7 +216,7 @@ class ExerciseEditForm(forms.Form):
     def files_dict(self):
         files = {}
         for field_name, file_name in self.FILES.items():
-            text = _unix_newlines(self.cleaned_data[field_name])
+            text = unix_newlines(self.cleaned_data[field_name])
             if text or file_name not in loader.OPTIONAL_EXERCISE_FILES:
                 files[file_name] = text
         return files
