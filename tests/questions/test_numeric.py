@@ -3,7 +3,7 @@ import dataclasses
 
 import pytest
 
-from questions.numeric import NumericCheck, check_numeric, within_tolerance
+from questions.numeric import EXAMPLES, NumericCheck, check_numeric, within_tolerance
 
 
 def check(raw, answer=4294967296, unit="bytes", tolerance=0.01):
@@ -127,3 +127,9 @@ def test_units_are_named_in_words_when_they_do_not_match():
     assert check("3 kg").error == "Expected a value in bytes, got kilograms."
     assert check("3 K").error == "Expected a value in bytes, got kelvin."
     assert check("3 Gbit/s", answer=1, unit="ms").error == "Expected a value in ms, got bytes per second."
+
+
+def test_a_name_is_case_folded_only_into_a_unit_of_the_expected_kind():
+    """'MHZ' folds to MHz, a rate: for a byte answer the name stays not understood."""
+    assert check("3 MHZ").error == f"Could not understand the unit 'MHZ' ({EXAMPLES})."
+    assert check("3 MHZ", answer=3e6, unit="Hz").correct
