@@ -99,8 +99,18 @@ def _normalise_email(email):
     return (email or "").strip().lower()
 
 
-def _send(subject, template, context, recipient):
-    send_mail(subject, render_to_string(template, context), settings.DEFAULT_FROM_EMAIL, [recipient])
+def _issue_invitation(model, email, link_for, subject, template, context, **fields):
+    """Create an invitation that stores only the hash of a fresh token, and e-mail its link.
+
+    `link_for(token)` builds the absolute link; the template gets `context` plus the
+    `invitation` and its `url`. The mail needs no on_commit here: EMAIL_BACKEND
+    (interview_platform.mail) queues it once the surrounding transaction commits."""
+    token, token_hash = _new_token()
+    invitation = model.objects.create(email=email, token_hash=token_hash, **fields)
+    url = link_for(token)
+    body = render_to_string(template, {**context, "invitation": invitation, "url": url})
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
+    return invitation
 
 
 # Organisations and members --------------------------------------------------------------------------
@@ -129,25 +139,18 @@ def invite_member(organisation, email, role, invited_by, accept_url_for):
         raise TeamsError(f"{email} is already a member of {organisation}.")
     # A fresh invitation replaces any earlier unused one to the same address.
     MemberInvitation.objects.filter(organisation=organisation, email=email, used_at__isnull=True).delete()
-    token, token_hash = _new_token()
-    invitation = MemberInvitation.objects.create(
+    return _issue_invitation(
+        MemberInvitation,
+        email,
+        accept_url_for,
+        f"Join {organisation} on Hotpath",
+        "teams/email/member_invitation.txt",
+        {"inviter": invited_by},
         organisation=organisation,
-        email=email,
         role=role,
         invited_by=invited_by,
-        token_hash=token_hash,
         expires_at=timezone.now() + MEMBER_INVITATION_LIFETIME,
     )
-    url = accept_url_for(token)
-    transaction.on_commit(
-        lambda: _send(
-            f"Join {organisation} on Hotpath",
-            "teams/email/member_invitation.txt",
-            {"invitation": invitation, "url": url, "inviter": invited_by},
-            email,
-        )
-    )
-    return invitation
 
 
 def member_invitation_for_token(token):
@@ -266,24 +269,17 @@ def invite_candidate(assessment, email, invited_by, start_url_for):
         raise TeamsError("The availability window has closed: candidates can no longer be invited.")
     if assessment.invitations.filter(email=email).exists():
         raise TeamsError(f"{email} has already been invited to this assessment.")
-    token, token_hash = _new_token()
-    invitation = CandidateInvitation.objects.create(
+    return _issue_invitation(
+        CandidateInvitation,
+        email,
+        start_url_for,
+        f"Your Hotpath assessment from {assessment.organisation}: {assessment.title}",
+        "teams/email/candidate_invitation.txt",
+        {"assessment": assessment},
         assessment=assessment,
-        email=email,
         invited_by=invited_by,
-        token_hash=token_hash,
         expires_at=assessment.closes_at,
     )
-    url = start_url_for(token)
-    transaction.on_commit(
-        lambda: _send(
-            f"Your Hotpath assessment from {assessment.organisation}: {assessment.title}",
-            "teams/email/candidate_invitation.txt",
-            {"invitation": invitation, "assessment": assessment, "url": url},
-            email,
-        )
-    )
-    return invitation
 
 
 def grant_extra_time(invitation, minutes):
