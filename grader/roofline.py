@@ -95,6 +95,7 @@ def hint(roofline):
         return (f"{at}, counting the least traffic the task needs: the rest of the time goes to extra passes "
                 "and temporary arrays. Fuse steps, or work in place, so the data is read and written fewer times.")
     if memory_bound:
-        return (f"{at}: the time goes to work per element (interpreter loops, conversions, branches), not to "
-                "moving data. Vectorise the inner loop first.")
+        return (f"{at}: most of the time goes to something other than moving the data the task needs: "
+                "per-element work in Python, conversions, or many passes over it. Look for a Python-level loop first, "
+                "then count the passes.")
     return f"{at}: the arithmetic is not using the core's vector units; move it into whole-array operations."
