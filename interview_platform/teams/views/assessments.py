@@ -1,0 +1,190 @@
+"""Building an assessment, inviting candidates and granting extra time (members read;
+owners change)."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from grader.services import gpu_worker_online
+
+from .. import services
+from ..access import scoped_object_or_404
+from ..forms import AddQuestionForm, AssessmentForm, CandidateInviteForm, ExtraTimeForm
+from ..models import AssessmentItem, CandidateInvitation, Membership, Role
+from ..services import TeamsError
+from .gates import OWNER, _assessment, _organisation, _refusal
+
+
+@login_required
+def create_assessment(request, org):
+    organisation = _organisation(request, org, OWNER)
+    form = AssessmentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        assessment = form.save(commit=False)
+        assessment.organisation = organisation
+        assessment.created_by = request.user
+        assessment.save()
+        messages.success(request, "Assessment created. Add questions, then publish it.")
+        return redirect(assessment)
+    return render(request, "teams/assessment_form.html", {"form": form, "organisation": organisation})
+
+
+@login_required
+def edit_assessment(request, org, pk):
+    assessment = _assessment(request, org, pk, OWNER)
+    form = AssessmentForm(request.POST or None, instance=assessment)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Assessment saved.")
+        return redirect(assessment)
+    return render(
+        request, "teams/assessment_form.html", {"form": form, "organisation": assessment.organisation, "assessment": assessment}
+    )
+
+
+@login_required
+def assessment(request, org, pk):
+    assessment = _assessment(request, org, pk)
+    membership = Membership.objects.get(user=request.user, organisation=assessment.organisation)
+    invitations = assessment.invitations.select_related("session").order_by("email")
+    for invitation in invitations:
+        session = getattr(invitation, "session", None)
+        if session:
+            services.finalise_if_expired(session)
+    context = {
+        "assessment": assessment,
+        "organisation": assessment.organisation,
+        "is_owner": membership.role == Role.OWNER,
+        "items": assessment.items.select_related("question", "exercise_version"),
+        "invitations": invitations,
+        "add_form": AddQuestionForm(),
+        "invite_form": CandidateInviteForm(),
+        "extra_time_form": ExtraTimeForm(),
+        "now": timezone.now(),
+    }
+    return render(request, "teams/assessment.html", context)
+
+
+@login_required
+@require_POST
+def add_question(request, org, pk):
+    assessment = _assessment(request, org, pk, OWNER)
+    form = AddQuestionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a question from the list.")
+        return redirect(assessment)
+    try:
+        item = services.add_question(assessment, form.cleaned_data["question"], form.cleaned_data["target_speedup"])
+    except TeamsError as error:
+        return _refusal(request, error, assessment)
+    messages.success(request, f"Added “{item.question}” as question {item.number}.")
+    if item.is_coding and item.question.current_exercise().target == "gpu" and not gpu_worker_online():
+        messages.warning(request, NO_GPU_WORKER_WARNING)
+    return redirect(assessment)
+
+
+NO_GPU_WORKER_WARNING = (
+    "That question runs on a GPU, and no GPU worker is online right now: a candidate's code for it would wait "
+    "ungraded until one connects. Start a GPU worker before candidates sit the assessment, or choose a CPU exercise."
+)
+
+
+def _item(request, org, pk, item_pk):
+    return scoped_object_or_404(
+        request.user,
+        AssessmentItem.objects.select_related("assessment__organisation"),
+        roles=OWNER,
+        pk=item_pk,
+        assessment__pk=pk,
+        assessment__organisation__slug=org,
+    )
+
+
+@login_required
+@require_POST
+def remove_item(request, org, pk, item_pk):
+    item = _item(request, org, pk, item_pk)
+    try:
+        services.remove_item(item)
+    except TeamsError as error:
+        return _refusal(request, error, item.assessment)
+    return redirect(item.assessment)
+
+
+@login_required
+@require_POST
+def move_item(request, org, pk, item_pk):
+    item = _item(request, org, pk, item_pk)
+    offset = {"up": -1, "down": 1}.get(request.POST.get("direction"))
+    if offset is None:
+        messages.error(request, "Move a question up or down.")
+        return redirect(item.assessment)
+    try:
+        services.move_item(item, offset)
+    except TeamsError as error:
+        return _refusal(request, error, item.assessment)
+    return redirect(item.assessment)
+
+
+@login_required
+@require_POST
+def publish(request, org, pk):
+    assessment = _assessment(request, org, pk, OWNER)
+    try:
+        services.publish_assessment(assessment)
+    except TeamsError as error:
+        return _refusal(request, error, assessment)
+    messages.success(request, "Published. Coding questions are pinned to their current versions; you can invite candidates.")
+    return redirect(assessment)
+
+
+@login_required
+@require_POST
+def invite_candidates(request, org, pk):
+    assessment = _assessment(request, org, pk, OWNER)
+    form = CandidateInviteForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["emails"]))
+        return redirect(assessment)
+    sent, refused = [], []
+    for email in form.cleaned_data["emails"]:
+        try:
+            services.invite_candidate(
+                assessment,
+                email,
+                request.user,
+                lambda token: request.build_absolute_uri(reverse("teams:candidate_start", args=[token])),
+            )
+        except TeamsError as error:
+            refused.append(error.message)
+        else:
+            sent.append(email)
+    if sent:
+        messages.success(request, f"Invitations sent to {', '.join(sent)}.")
+    for message in refused:
+        messages.error(request, message)
+    return redirect(assessment)
+
+
+@login_required
+@require_POST
+def extra_time(request, org, invitation_pk):
+    invitation = scoped_object_or_404(
+        request.user,
+        CandidateInvitation.objects.select_related("assessment__organisation"),
+        roles=OWNER,
+        pk=invitation_pk,
+        assessment__organisation__slug=org,
+    )
+    form = ExtraTimeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors["minutes"]))
+        return redirect(invitation.assessment)
+    try:
+        services.grant_extra_time(invitation, form.cleaned_data["minutes"])
+    except TeamsError as error:
+        return _refusal(request, error, invitation.assessment)
+    messages.success(request, f"{form.cleaned_data['minutes']} extra minutes granted to {invitation.email}.")
+    return redirect(invitation.assessment)
