@@ -79,7 +79,7 @@ def test_anonymous_is_sent_to_sign_in(client, submission, exercise_version):
 def test_list_shows_only_my_submissions(candidate_client, outsider, exercise_version, submission):
     Submission.objects.create(user=outsider, exercise=exercise_version, code="# outsider's\n")
     response = candidate_client.get(reverse("grader:list"))
-    assert list(response.context["submissions"]) == [submission]
+    assert list(response.context["page_obj"].object_list) == [submission]
 
 
 # -- status and report ------------------------------------------------------------
