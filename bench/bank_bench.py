@@ -91,7 +91,7 @@ def markdown(results):
             "-" if not interval else f"[{interval[0]:.2f}, {interval[1]:.2f}]",
             f"{_mib(row.get('peak_memory_bytes'))} / {_mib(row.get('reference_peak_memory_bytes'))}",
             f"{row['grading_s']:.0f} s",
-            row.get("measured_at", results["measured_at"]),
+            row.get("measured_at", "-"),
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
