@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "questions",
     "grader",
     "interview_platform.teams",
+    "interview_platform.authoring",
     "interview_platform.leaderboards",
     "rest_framework",
     "drf_spectacular",

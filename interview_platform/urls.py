@@ -13,6 +13,7 @@ urlpatterns = [
     path("questions/", include("questions.urls")),
     path("submissions/", include("grader.urls")),
     path("teams/", include("interview_platform.teams.urls")),
+    path("authoring/", include("interview_platform.authoring.urls")),
     path("leaderboards/", include("interview_platform.leaderboards.urls")),
     path("api/", include("interview_platform.api.urls")),
     path("my-data/", include("interview_platform.mydata.urls")),

@@ -4,7 +4,6 @@ from .models import (
     Answer,
     Assessment,
     AssessmentItem,
-    AuthoringEvent,
     CandidateInvitation,
     CandidateSession,
     MemberInvitation,
@@ -70,10 +69,3 @@ class CandidateSessionAdmin(admin.ModelAdmin):
 class AnswerAdmin(admin.ModelAdmin):
     list_display = ("session", "item", "numeric_correct", "reviewed_at", "updated_at")
     raw_id_fields = ("session", "item", "reviewed_by")
-
-
-@admin.register(AuthoringEvent)
-class AuthoringEventAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "user", "question", "action", "exercise_version")
-    list_filter = ("action",)
-    readonly_fields = ("user", "question", "exercise_version", "action", "detail", "created_at")

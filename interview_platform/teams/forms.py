@@ -1,11 +1,7 @@
-from pathlib import Path
-
-import yaml
 from django import forms
 from django.core.validators import validate_email
 
-from questions import loader
-from questions.models import Kind, Question, Visibility
+from questions.models import Question
 from questions.text import unix_newlines
 
 from .models import Assessment, Role
@@ -131,92 +127,3 @@ class CodeForm(forms.Form):
 
     def clean_code(self):
         return unix_newlines(self.cleaned_data["code"])
-
-
-class NewExerciseForm(forms.ModelForm):
-    """A new coding exercise's page: what candidates read. Its code comes next (from a template)."""
-
-    class Meta:
-        model = Question
-        fields = ["title", "slug", "topic", "difficulty", "prompt"]
-        help_texts = {
-            "slug": "Its address, e.g. vectorise-a-loop: lowercase words joined by hyphens.",
-            "prompt": "Markdown: what the candidate is asked to write.",
-        }
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        topics = sorted(set(Question.objects.values_list("topic", flat=True)))
-        self.fields["topic"] = forms.ChoiceField(choices=[(topic, topic) for topic in topics], label="Topic")
-
-    def save(self, commit=True):
-        question = super().save(commit=False)
-        question.kind = Kind.CODING
-        # Private until an author makes it public (admin): a half-made exercise is on no public page.
-        question.visibility = Visibility.ASSESSMENT
-        if commit:
-            question.save()
-        return question
-
-
-class ExerciseEditForm(forms.Form):
-    """An edit of a coding exercise: its spec (front-matter keys, YAML) and its code files."""
-
-    spec = forms.CharField(
-        label="Exercise spec (YAML)",
-        widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false", "class": "code-input"}),
-        help_text="The coding keys of question.md's front matter: target, entry_point, sizes, tolerance, limits, allowed_imports…",
-    )
-    reference = forms.CharField(label="reference.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
-    starter = forms.CharField(label="starter.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
-    inputs = forms.CharField(label="inputs.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
-    solution = forms.CharField(label="solution.py", strip=False, widget=forms.Textarea(attrs=CODE_ATTRS))
-    check = forms.CharField(
-        label="check.py (optional)", strip=False, required=False, widget=forms.Textarea(attrs=CODE_ATTRS)
-    )
-
-    FILES = {"reference": "reference.py", "starter": "starter.py", "inputs": "inputs.py", "solution": "solution.py", "check": "check.py"}
-
-    #: A small working exercise (spec.yaml and its files) that a first version starts from.
-    TEMPLATE_DIR = Path(__file__).resolve().parent / "exercise_template"
-
-    @classmethod
-    def initial_for(cls, version):
-        if version is None:
-            return cls.template_initial()
-        initial = {"spec": yaml.safe_dump(version.spec, sort_keys=False, default_flow_style=None)}
-        for field_name, file_name in cls.FILES.items():
-            initial[field_name] = getattr(version, loader.EXERCISE_FILES[file_name])
-        return initial
-
-    @classmethod
-    def template_initial(cls):
-        initial = {"spec": (cls.TEMPLATE_DIR / "spec.yaml").read_text()}
-        for field_name, file_name in cls.FILES.items():
-            path = cls.TEMPLATE_DIR / file_name
-            initial[field_name] = path.read_text() if path.exists() else ""
-        return initial
-
-    def clean_spec(self):
-        try:
-            meta = yaml.safe_load(self.cleaned_data["spec"])
-        except yaml.YAMLError as error:
-            raise forms.ValidationError(f"Not valid YAML: {' '.join(str(error).split())}") from None
-        if not isinstance(meta, dict):
-            raise forms.ValidationError("The spec must be a mapping of keys, as in question.md's front matter.")
-        unknown = sorted(set(meta) - set(loader.KIND_KEYS[Kind.CODING]))
-        if unknown:
-            raise forms.ValidationError(f"Unknown key(s): {', '.join(unknown)}.")
-        reasons = []
-        spec = loader.coding_spec(meta, reasons)
-        if reasons:
-            raise forms.ValidationError(reasons)
-        return spec
-
-    def files_dict(self):
-        files = {}
-        for field_name, file_name in self.FILES.items():
-            text = unix_newlines(self.cleaned_data[field_name])
-            if text or file_name not in loader.OPTIONAL_EXERCISE_FILES:
-                files[file_name] = text
-        return files

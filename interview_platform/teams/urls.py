@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import authoring, views
+from . import views
 
 app_name = "teams"
 
@@ -38,15 +38,6 @@ candidate_urls = [
     path("done/", views.done, name="done"),
 ]
 
-authoring_urls = [
-    path("", authoring.index, name="authoring"),
-    path("new-exercise/", authoring.new_exercise, name="authoring_new_exercise"),
-    path("<slug:slug>/", authoring.exercise, name="authoring_exercise"),
-    path("<slug:slug>/validate/", authoring.validate, name="authoring_validate"),
-    path("<slug:slug>/edit/", authoring.edit, name="authoring_edit"),
-    path("<slug:slug>/export/", authoring.export, name="authoring_export"),
-]
-
 urlpatterns = [
     path("", views.index, name="index"),
     path("new/", views.create_organisation, name="create"),
@@ -54,5 +45,4 @@ urlpatterns = [
     path("invitation/<str:token>/", views.candidate_start, name="candidate_start"),
     path("org/<slug:org>/", include(organisation_urls)),
     path("sessions/<int:session_pk>/", include(candidate_urls)),
-    path("authoring/", include(authoring_urls)),
 ]

@@ -57,13 +57,13 @@ MATRIX = {
     "submission_status": ("get", lambda w: [w["session"], 3], CANDIDATE),
     "finish": ("post", lambda w: [w["session"]], CANDIDATE),
     "done": ("get", lambda w: [w["session"]], CANDIDATE),
-    "authoring": ("get", lambda w: [], AUTHOR),
-    "authoring_new_exercise": ("get", lambda w: [], AUTHOR),
-    "authoring_exercise": ("get", lambda w: [w["slug"]], AUTHOR),
+    "authoring:index": ("get", lambda w: [], AUTHOR),
+    "authoring:new_exercise": ("get", lambda w: [], AUTHOR),
+    "authoring:exercise": ("get", lambda w: [w["slug"]], AUTHOR),
     # The POST bodies are empty/invalid, so an allowed author gets a form back, never a sandbox run.
-    "authoring_validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
-    "authoring_edit": ("get", lambda w: [w["slug"]], AUTHOR),
-    "authoring_export": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
+    "authoring:validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
+    "authoring:edit": ("get", lambda w: [w["slug"]], AUTHOR),
+    "authoring:export": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
 }
 #: A graded report with its timed calls, so the timings download has something to give.
 TIMED_REPORT = {
@@ -74,14 +74,16 @@ TIMED_REPORT = {
 ROLES = ("owner", "reviewer", "other_org", "candidate", "outsider", "author", "anonymous")
 
 
-def teams_url_names():
+def url_names(namespace):
     resolver = get_resolver()
-    namespace_resolver = resolver.namespace_dict["teams"][1]
+    namespace_resolver = resolver.namespace_dict[namespace][1]
     return {name for name in namespace_resolver.reverse_dict if isinstance(name, str)}
 
 
-def test_matrix_covers_every_teams_url():
-    assert teams_url_names() == set(MATRIX)
+def test_matrix_covers_every_teams_and_authoring_url():
+    # Names without a namespace are teams' pages; the authoring app's are written "authoring:name".
+    assert url_names("teams") == {name for name in MATRIX if ":" not in name}
+    assert {f"authoring:{name}" for name in url_names("authoring")} == {name for name in MATRIX if ":" in name}
 
 
 @pytest.fixture
@@ -118,7 +120,7 @@ def test_access(client, world, name, role):
     user = world["users"][role]
     if user is not None:
         client.force_login(user)
-    url = reverse(f"teams:{name}", args=args(world))
+    url = reverse(name if ":" in name else f"teams:{name}", args=args(world))
     response = getattr(client, method)(url)
     expected = expectations[role]
     if expected == OK:

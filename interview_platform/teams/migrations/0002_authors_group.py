@@ -1,5 +1,6 @@
 """The "Authors" group: staff in it may edit, validate and export bank questions
-from /teams/authoring/ without being superusers."""
+from /teams/authoring/ (now /authoring/) without being superusers. The permission
+moved with its model: authoring 0002 re-points it to authoring.author_questions."""
 from django.db import migrations
 
 GROUP_NAME = "Authors"

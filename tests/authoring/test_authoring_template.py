@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from interview_platform.teams.forms import ExerciseEditForm
+from interview_platform.authoring.forms import ExerciseEditForm
 from questions.models import Kind, Question
 
 pytestmark = pytest.mark.django_db
@@ -27,9 +27,9 @@ def new_question():
 
 def test_a_question_without_versions_offers_the_template(client, author, new_question):
     client.force_login(author)
-    page = client.get(reverse("teams:authoring_exercise", args=[new_question.slug])).content.decode()
+    page = client.get(reverse("authoring:exercise", args=[new_question.slug])).content.decode()
     assert "Write its first version (from a template)" in page
-    edit = client.get(reverse("teams:authoring_edit", args=[new_question.slug])).content.decode()
+    edit = client.get(reverse("authoring:edit", args=[new_question.slug])).content.decode()
     assert "This exercise has no version yet" in edit
     assert "entry_point: transform" in edit and "out[i] = (2.0 * x[i] + 1.0) ** 2" in edit
 
@@ -41,7 +41,7 @@ def test_the_template_is_a_valid_form():
 
 def test_the_template_validates_and_saves_as_the_first_version(client, author, new_question):
     client.force_login(author)
-    response = client.post(reverse("teams:authoring_edit", args=[new_question.slug]), {**ExerciseEditForm.template_initial(), "save": "1"})
+    response = client.post(reverse("authoring:edit", args=[new_question.slug]), {**ExerciseEditForm.template_initial(), "save": "1"})
     assert response.status_code == 302, response.content.decode()[-2000:]
     version = new_question.exercise_versions.get()
     assert version.number == 1 and version.validation_report["verdict"] == "accepted"
@@ -49,12 +49,12 @@ def test_the_template_validates_and_saves_as_the_first_version(client, author, n
 
 def test_new_exercise_button_makes_a_private_coding_question(client, author, new_question):
     client.force_login(author)
-    assert reverse("teams:authoring_new_exercise") in client.get(reverse("teams:authoring")).content.decode()
-    response = client.post(reverse("teams:authoring_new_exercise"), {
+    assert reverse("authoring:new_exercise") in client.get(reverse("authoring:index")).content.decode()
+    response = client.post(reverse("authoring:new_exercise"), {
         "title": "Vectorise a loop", "slug": "vectorise-a-loop", "topic": new_question.topic,
         "difficulty": "easy", "prompt": "Make it fast.",
     })
-    assert response.status_code == 302 and response["Location"] == reverse("teams:authoring_edit", args=["vectorise-a-loop"])
+    assert response.status_code == 302 and response["Location"] == reverse("authoring:edit", args=["vectorise-a-loop"])
     question = Question.objects.get(slug="vectorise-a-loop")
     assert question.kind == Kind.CODING and not question.is_public
     assert client.get(question.get_absolute_url()).status_code == 404  # on no public page yet

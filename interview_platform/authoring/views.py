@@ -1,7 +1,7 @@
 """Staff pages for question authors: validate a coding exercise in the sandbox,
 save an edit as a new ExerciseVersion, export a question back to the bank.
 
-Authors are staff with the permission teams.author_questions (the "Authors"
+Authors are staff with the permission authoring.author_questions (the "Authors"
 group, created by a data migration, grants it); they need not be superusers.
 An edit never mutates a version: submissions and reports stay tied to the
 version they were graded on. Files under questions/bank/ stay the source, so
@@ -17,11 +17,11 @@ from django.views.decorators.http import require_POST
 
 from questions.models import Kind, Question
 
-from . import authoring_services
-from .authoring_services import AuthoringError
+from . import services
 from .forms import ExerciseEditForm, NewExerciseForm
+from .services import AuthoringError
 
-AUTHOR_PERMISSION = "teams.author_questions"
+AUTHOR_PERMISSION = "authoring.author_questions"
 
 
 def author_required(view):
@@ -38,7 +38,7 @@ def author_required(view):
 @author_required
 def index(request):
     questions = Question.objects.live().order_by("kind", "topic", "title")
-    return render(request, "teams/authoring/index.html", {"questions": questions})
+    return render(request, "authoring/index.html", {"questions": questions})
 
 
 @author_required
@@ -48,8 +48,8 @@ def new_exercise(request):
     if request.method == "POST" and form.is_valid():
         question = form.save()
         messages.success(request, f"“{question.title}” created, private until you make it public. Now write its code: the form starts from a working template.")
-        return redirect("teams:authoring_edit", question.slug)
-    return render(request, "teams/authoring/new_exercise.html", {"form": form})
+        return redirect("authoring:edit", question.slug)
+    return render(request, "authoring/new_exercise.html", {"form": form})
 
 
 @author_required
@@ -61,7 +61,7 @@ def exercise(request, slug):
         "current": question.current_exercise(),
         "events": question.authoring_events.select_related("user", "exercise_version")[:20],
     }
-    return render(request, "teams/authoring/exercise.html", context)
+    return render(request, "authoring/exercise.html", context)
 
 
 @author_required
@@ -71,13 +71,13 @@ def validate(request, slug):
     version = question.current_exercise()
     if version is None:
         messages.error(request, "This exercise has no version to validate.")
-        return redirect("teams:authoring_exercise", slug)
-    result = authoring_services.validate_version(version, request.user)
+        return redirect("authoring:exercise", slug)
+    result = services.validate_version(version, request.user)
     if result.ok:
         messages.success(request, "Validation passed: the model solution was accepted against the reference.")
     else:
         messages.error(request, f"Validation failed: {result.message}")
-    return redirect("teams:authoring_exercise", slug)
+    return redirect("authoring:exercise", slug)
 
 
 @author_required
@@ -90,21 +90,21 @@ def edit(request, slug):
         spec, files = form.cleaned_data["spec"], form.files_dict()
         try:
             if "save" in request.POST:
-                version = authoring_services.create_version(question, spec, files, request.user)
+                version = services.create_version(question, spec, files, request.user)
                 messages.success(request, f"Saved as version {version.number}. Export it to the bank to keep the files the source.")
-                return redirect("teams:authoring_exercise", slug)
-            validation = authoring_services.validate_draft(spec, files)
+                return redirect("authoring:exercise", slug)
+            validation = services.validate_draft(spec, files)
         except AuthoringError as error:
             messages.error(request, error.message)
     context = {"question": question, "current": current, "form": form, "validation": validation}
-    return render(request, "teams/authoring/edit.html", context)
+    return render(request, "authoring/edit.html", context)
 
 
 @author_required
 @require_POST
 def export(request, slug):
     question = get_object_or_404(Question, slug=slug)
-    path = authoring_services.export_to_bank(question, request.user)
+    path = services.export_to_bank(question, request.user)
     messages.success(request, f"Exported to questions/bank/{path}.")
-    return redirect("teams:authoring_exercise", slug)
+    return redirect("authoring:exercise", slug)
 

@@ -1,4 +1,4 @@
-"""What the authoring pages do (see teams.authoring for who may)."""
+"""What the authoring pages do (see authoring.views for who may)."""
 from pathlib import Path
 
 from django.db import transaction
@@ -8,11 +8,14 @@ from questions import loader
 from questions.models import ExerciseVersion, Question
 
 from .models import AuthoringEvent
-from .services import TeamsError
 
 
-class AuthoringError(TeamsError):
-    pass
+class AuthoringError(Exception):
+    """A refusal with a message written for the author."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
 
 
 def version_files(version):

@@ -6,8 +6,8 @@ from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from grader.models import Submission
-from interview_platform.teams.authoring_services import version_files
-from interview_platform.teams.models import AuthoringEvent
+from interview_platform.authoring.services import version_files
+from interview_platform.authoring.models import AuthoringEvent
 from questions import loader
 from questions.models import ExerciseVersion, Kind, Question
 
@@ -53,20 +53,20 @@ def edit_data(**changes):
 
 
 def test_authors_group_grants_the_permission(author, make_user):
-    assert author.has_perm("teams.author_questions")
+    assert author.has_perm("authoring.author_questions")
     assert not author.is_superuser
     plain_staff = make_user("plain-staff", is_staff=True)
-    assert not plain_staff.has_perm("teams.author_questions")
+    assert not plain_staff.has_perm("authoring.author_questions")
 
 
 def test_staff_outside_the_group_are_refused(client, make_user):
     client.force_login(make_user("plain-staff", is_staff=True))
-    assert client.get(reverse("teams:authoring")).status_code == 403
+    assert client.get(reverse("authoring:index")).status_code == 403
 
 
 def test_validation_measures_speedup_and_memory(client, author, exercise):
     client.force_login(author)
-    response = client.post(reverse("teams:authoring_validate", args=[exercise.question.slug]), follow=True)
+    response = client.post(reverse("authoring:validate", args=[exercise.question.slug]), follow=True)
     exercise.refresh_from_db()
     report = exercise.validation_report
     assert report["verdict"] == "accepted"
@@ -84,7 +84,7 @@ def test_edit_saves_a_new_version_and_keeps_the_old(client, author, exercise, ca
     faster = "import numpy as np\n\ndef transform(values):\n    return values * values\n"
     client.force_login(author)
     response = client.post(
-        reverse("teams:authoring_edit", args=[exercise.question.slug]),
+        reverse("authoring:edit", args=[exercise.question.slug]),
         edit_data(solution=faster.replace("\n", "\r\n"), save="1"),
     )
     assert response.status_code == 302
@@ -100,21 +100,21 @@ def test_edit_saves_a_new_version_and_keeps_the_old(client, author, exercise, ca
 def test_edit_that_fails_validation_is_not_saved(client, author, exercise):
     wrong = "def transform(values):\n    return values + 1\n"
     client.force_login(author)
-    response = client.post(reverse("teams:authoring_edit", args=[exercise.question.slug]), edit_data(solution=wrong, save="1"))
+    response = client.post(reverse("authoring:edit", args=[exercise.question.slug]), edit_data(solution=wrong, save="1"))
     assert "Validation failed, so no version was saved" in response.content.decode()
     assert exercise.question.exercise_versions.count() == 1
 
 
 def test_unchanged_edit_is_refused(client, author, exercise):
     client.force_login(author)
-    response = client.post(reverse("teams:authoring_edit", args=[exercise.question.slug]), edit_data(save="1"))
+    response = client.post(reverse("authoring:edit", args=[exercise.question.slug]), edit_data(save="1"))
     assert "Nothing changed" in response.content.decode()
 
 
 def test_bad_spec_is_explained(client, author, exercise):
     client.force_login(author)
     response = client.post(
-        reverse("teams:authoring_edit", args=[exercise.question.slug]), edit_data(spec="target: tpu\nentry_point: x\n", save="1")
+        reverse("authoring:edit", args=[exercise.question.slug]), edit_data(spec="target: tpu\nentry_point: x\n", save="1")
     )
     page = response.content.decode()
     assert "bad target" in page
@@ -124,7 +124,7 @@ def test_bad_spec_is_explained(client, author, exercise):
 def test_export_writes_the_bank_entry_load_bank_reads(client, author, exercise, tmp_path, monkeypatch):
     monkeypatch.setattr(loader, "default_bank_dir", lambda: tmp_path)
     client.force_login(author)
-    client.post(reverse("teams:authoring_export", args=[exercise.question.slug]))
+    client.post(reverse("authoring:export", args=[exercise.question.slug]))
     folder = tmp_path / "algorithmic-complexity" / "square-fast"
     assert (folder / "question.md").is_file()
     assert (folder / "solution.py").read_text() == FILES["solution.py"]

@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import views
+
+app_name = "authoring"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("new-exercise/", views.new_exercise, name="new_exercise"),
+    path("<slug:slug>/", views.exercise, name="exercise"),
+    path("<slug:slug>/validate/", views.validate, name="validate"),
+    path("<slug:slug>/edit/", views.edit, name="edit"),
+    path("<slug:slug>/export/", views.export, name="export"),
+]
