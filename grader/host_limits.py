@@ -12,25 +12,25 @@ import logging
 import os
 import platform
 import socket
-import subprocess
-import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from .sandbox.base import SANDBOX_MEMORY_ENV
+from .sandbox import get_backend
+from .sandbox.base import Limits
 from .sandbox.cpuslots import claim_runner_cpu
 
 logger = logging.getLogger(__name__)
 
 KEY = "grader:host-limits:{}"
 BENCH = Path(__file__).resolve().with_name("hostbench.py")
-BENCH_TIMEOUT_S = 120
-#: One BLAS thread, as a runner pinned to one CPU has; the sandbox's memory settings.
-BENCH_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", **SANDBOX_MEMORY_ENV}
+#: One CPU (so one BLAS thread, as a runner has; the sandbox sets the memory settings),
+#: room for the three 128 MiB arrays, and time for a loaded machine.
+BENCH_LIMITS = Limits(wall_time_s=120, cpu_time_s=120, memory_bytes=1024**3, processes=8, cpus=1.0)
 #: Workers on one machine measure one at a time: two at once share its memory bus.
 LOCK_NAME = "hotpath-host-limits.lock"
 
@@ -61,18 +61,17 @@ def cpu_model():
 
 
 def measure():
-    """Run the benchmark on a claimed runner CPU and return its figures with the
-    hardware identity and when they were measured. MeasurementFailed otherwise."""
-    with _one_at_a_time(), claim_runner_cpu() as cpu:
-        command = [sys.executable, str(BENCH), "-" if cpu is None else str(cpu)]
-        try:
-            done = subprocess.run(
-                command, capture_output=True, text=True, timeout=BENCH_TIMEOUT_S, env={**os.environ, **BENCH_ENV}
-            )
-        except subprocess.TimeoutExpired:
-            raise MeasurementFailed(f"the host benchmark took more than {BENCH_TIMEOUT_S} s") from None
-    if done.returncode != 0:
-        raise MeasurementFailed(f"the host benchmark failed: {done.stderr.strip()[-500:]}")
+    """Run the benchmark in the sandbox that grades code (the configured backend,
+    so the same interpreter and NumPy; the Docker workers' own image has no NumPy),
+    on a claimed runner CPU, and return its figures with the hardware identity and
+    when they were measured. MeasurementFailed otherwise."""
+    with _one_at_a_time(), claim_runner_cpu() as cpu, get_backend(settings.SANDBOX_BACKEND)(limits=BENCH_LIMITS) as sandbox:
+        sandbox.write_file("hostbench.py", BENCH.read_text(encoding="utf-8"))
+        done = sandbox.run(["python3", "-I", f"{sandbox.JOB_MOUNT}/hostbench.py", "-" if cpu is None else str(cpu)])
+    if done.timed_out:
+        raise MeasurementFailed(f"the host benchmark took more than {BENCH_LIMITS.wall_time_s:g} s")
+    if done.exit_code != 0:
+        raise MeasurementFailed(f"the host benchmark failed: {done.stderr.decode('utf-8', 'replace').strip()[-500:]}")
     figures = json.loads(done.stdout)
     return {**hardware_identity(), **figures, "measured_at": timezone.now().isoformat(), "command": "python manage.py measure_host"}
 

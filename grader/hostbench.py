@@ -1,5 +1,5 @@
-"""The grading host's limits, measured on one CPU: run by grader.host_limits in a
-fresh process (python grader/hostbench.py CPU), pinned to the CPU the code under
+"""The grading host's limits, measured on one CPU: run by grader.host_limits in the
+grading sandbox (python3 hostbench.py CPU), pinned to the CPU the code under
 test gets, with one BLAS thread. Prints one JSON object. NumPy only, no Django.
 
 - Memory bandwidth, STREAM-style: a copy (b[:] = a: 16 bytes per element) and a
