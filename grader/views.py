@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 from urllib.parse import urlencode
 
 from questions.models import Kind, Question
-from questions.services import AnswerTooLong, save_draft
+from questions.services import UnstorableAnswer, save_draft
 from questions.text import unix_newlines
 
 from . import services
@@ -74,8 +74,8 @@ def _keep_draft(user, question, code):
     exercise's link), whatever becomes of the submission."""
     try:
         save_draft(user, question, unix_newlines(code))
-    except AnswerTooLong:
-        pass  # longer than any submission may be: the submission is refused and says so
+    except UnstorableAnswer:
+        pass  # too long or holding NUL: the submission is refused too, and says why
 
 
 @require_POST

@@ -15,7 +15,11 @@ MAX_ANSWER_CHARS = 20_000
 RECENT_LIMIT = 20
 
 
-class AnswerTooLong(ValueError):
+class UnstorableAnswer(ValueError):
+    """Answer or draft text that cannot be kept; the message says why."""
+
+
+class AnswerTooLong(UnstorableAnswer):
     pass
 
 
@@ -120,6 +124,9 @@ def _checked_length(text, limit=MAX_ANSWER_CHARS):
     text = text or ""
     if len(text) > limit:
         raise AnswerTooLong(f"Answers are limited to {limit:,} characters.")
+    if "\x00" in text:
+        # PostgreSQL text cannot hold NUL (SQLite can): refused alike on both.
+        raise UnstorableAnswer("Answers cannot contain NUL characters.")
     return text
 
 

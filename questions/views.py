@@ -99,7 +99,7 @@ def save_draft(request, slug):
     question = get_object_or_404(Question.objects.public().live(), slug=slug, kind__in=(Kind.CONCEPT, Kind.CODING))
     try:
         draft = services.save_draft(request.user, question, request.POST.get("text", ""))
-    except services.AnswerTooLong as exc:
+    except services.UnstorableAnswer as exc:
         return JsonResponse({"error": str(exc)}, status=400)
     return JsonResponse({"saved": True, "updated_at": draft.updated_at.isoformat()})
 

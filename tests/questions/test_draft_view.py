@@ -47,3 +47,12 @@ def test_only_post_and_only_live_concept_questions(candidate_client, loaded_bank
     assert candidate_client.get(DRAFT_URL).status_code == 405
     numeric_url = reverse("questions:save_draft", args=["gib-in-bytes"])
     assert candidate_client.post(numeric_url, {"text": "x"}).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_draft_with_a_nul_character_is_refused_not_a_server_error(candidate_client, loaded_bank):
+    """PostgreSQL text cannot hold NUL (the autosave was a 500 there, and so was a
+    refused submission whose code is kept as a draft)."""
+    response = candidate_client.post(DRAFT_URL, {"text": "half\x00way"})
+    assert response.status_code == 400 and "NUL" in response.json()["error"]
+    assert not Draft.objects.exists()

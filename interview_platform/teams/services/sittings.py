@@ -98,6 +98,8 @@ def save_answer(session, item, *, text=None, numeric_input=None):
         raise TeamsError("That question does not take a written answer here.")
     if item.is_coding and len((text or "").encode()) > settings.SUBMISSION_MAX_BYTES:
         raise TeamsError(f"Your code is longer than a submission may be ({settings.SUBMISSION_MAX_BYTES:,} bytes).")
+    if "\x00" in (text or ""):
+        raise TeamsError("Answers cannot contain NUL characters.")  # PostgreSQL text cannot hold them
     answer, _ = Answer.objects.get_or_create(session=session, item=item)
     message = ""
     if item.question.kind == Kind.NUMERIC:
