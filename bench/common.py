@@ -41,7 +41,8 @@ def create_database(database_url, *, fresh=False):
 
 
 class Worker:
-    """A Celery worker subprocess on queue cpu (solo pool, one task at a time), its
+    """A Celery worker subprocess on queues cpu and check, as a CPU grading worker
+    takes them (solo pool, one task at a time), its
     output in log_dir/<name>.log. `launcher` is the command that takes Celery's
     arguments; by default the celery CLI on the project's app."""
 
@@ -54,7 +55,7 @@ class Worker:
         self.process = None
 
     def command(self):
-        return [*self.launcher, "worker", "-Q", "cpu", "-c", "1", "-P", "solo", "-n", f"{self.name}@%h",
+        return [*self.launcher, "worker", "-Q", "cpu,check", "-c", "1", "-P", "solo", "-n", f"{self.name}@%h",
                 "--without-heartbeat", "--without-gossip", "--without-mingle", "--loglevel", self.loglevel]
 
     def start(self):
