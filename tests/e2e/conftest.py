@@ -94,7 +94,7 @@ def worker_database_url():
 
 @pytest.fixture(scope="package")
 def grading_worker(django_db_setup, django_db_blocker, tmp_path_factory):
-    """One `celery worker -P solo -Q cpu` process for the browser tests, on the test
+    """One `celery worker -P solo -Q cpu,check` process for the browser tests, on the test
     database and the broker the live server sends to."""
     if shutil.which("bwrap") is None:
         pytest.skip("grading needs bubblewrap (bwrap); scripts/ensure-system-deps.sh installs it")
