@@ -181,8 +181,14 @@ class Runner:
         timed pairs); the reply also carries the module's own functions."""
         spare = _spare_result_fd(message, fds)
         profiler = cProfile.Profile()
-        self._answer(lambda: profiler.runcall(self.function, *_receive_args(message, fds)), spare,
-                     extra=lambda: {"profile": self._own_functions(profiler)})
+        extra = {}
+
+        def profiled_call():
+            result = profiler.runcall(self.function, *_receive_args(message, fds))
+            extra["profile"] = self._own_functions(profiler)
+            return result
+
+        self._answer(profiled_call, spare, extra)
 
     def _own_functions(self, profiler):
         """The module's own functions from `profiler`, most cumulative time first."""
@@ -203,8 +209,7 @@ class Runner:
         else:
             try:
                 reply, result_fd = _sealed_result(result, spare_fd)
-                if extra is not None:
-                    reply.update(extra())
+                reply.update(extra or {})
             except BaseException as exc:
                 reply, result_fd = self._failure(exc), None
         # Freed inside the timed window, on both sides alike.
