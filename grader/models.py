@@ -11,7 +11,14 @@ class Purpose(models.TextChoices):
     PRACTICE = "practice", "Practice"
     QUICK_CHECK = "check", "Quick check"  # small inputs, correctness only; never ranked
     ASSESSMENT = "assessment", "Assessment"  # never on public leaderboards
+    # A candidate's quick check in a sitting: graded as a quick check, never scored, and like
+    # ASSESSMENT kept off the candidate's own practice pages, API and export.
+    ASSESSMENT_CHECK = "assess_check", "Quick check in an assessment"
     VALIDATION = "validation", "Author validation"
+
+
+#: Purposes graded as a quick check: small inputs, correctness only.
+CHECK_PURPOSES = (Purpose.QUICK_CHECK, Purpose.ASSESSMENT_CHECK)
 
 
 def queue_for(target, purpose):
@@ -19,7 +26,7 @@ def queue_for(target, purpose):
     to `check`, which has a worker of its own so a check never waits behind full gradings."""
     if target == "gpu":
         return "gpu"
-    return "check" if purpose == Purpose.QUICK_CHECK else "cpu"
+    return "check" if purpose in CHECK_PURPOSES else "cpu"
 
 
 class Submission(models.Model):

@@ -23,7 +23,7 @@ from questions.text import unix_newlines
 
 from . import grading, progress
 from .errors import PlatformError
-from .models import Purpose, Submission, queue_for
+from .models import CHECK_PURPOSES, Purpose, Submission, queue_for
 from .signals import submission_graded
 from .states import Status, Verdict
 
@@ -192,7 +192,7 @@ def enqueue(submission):
 
 
 def grading_mode(purpose):
-    return "check" if purpose == Purpose.QUICK_CHECK else "full"
+    return "check" if purpose in CHECK_PURPOSES else "full"
 
 
 def claim(submission_id):

@@ -28,9 +28,16 @@ class MemberInviteForm(forms.Form):
 class AssessmentForm(forms.ModelForm):
     class Meta:
         model = Assessment
-        fields = ("title", "instructions", "time_limit_minutes", "opens_at", "closes_at")
+        fields = ("title", "instructions", "time_limit_minutes", "opens_at", "closes_at", *Assessment.CANDIDATE_VIEW)
         labels = {"time_limit_minutes": "Time limit (minutes)"}
         widgets = {"opens_at": DATETIME_WIDGET, "closes_at": DATETIME_WIDGET}
+
+    def details(self):
+        return [self[name] for name in self.fields if name not in Assessment.CANDIDATE_VIEW]
+
+    def candidate_view(self):
+        """The owner's choice of what candidates see during a sitting (a fieldset of its own)."""
+        return [self[name] for name in Assessment.CANDIDATE_VIEW]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

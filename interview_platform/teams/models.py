@@ -117,9 +117,29 @@ class Assessment(models.Model):
     )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # What a candidate sees during a sitting: the owner's choice (CANDIDATE_VIEW lists them, in order).
+    show_verdicts = models.BooleanField(
+        "Results", default=True,
+        help_text="Each graded submission's verdict, speedup and message. Off: the candidate sees only that it was graded.",
+    )
+    show_tracebacks = models.BooleanField(
+        "Tracebacks", default=True,
+        help_text="A failed submission's traceback or the line at fault (with results, and for quick checks).",
+    )
+    allow_quick_check = models.BooleanField(
+        "Quick check", default=True,
+        help_text="“Run on small inputs”: correctness on small inputs, shown to the candidate and never scored.",
+    )
+    show_hints = models.BooleanField("Hints", default=False, help_text="The coding question's hints, as in practice.")
+    show_leaderboards = models.BooleanField(
+        "Leaderboards", default=False,
+        help_text="A link to the exercise's public leaderboard (questions from the public bank only).",
+    )
 
     organisation_path = "organisation"
     objects = AssessmentQuerySet.as_manager()
+
+    CANDIDATE_VIEW = ("show_verdicts", "show_tracebacks", "allow_quick_check", "show_hints", "show_leaderboards")
 
     class Meta:
         ordering = ["-created_at"]
@@ -141,6 +161,16 @@ class Assessment(models.Model):
     def is_open(self, now=None):
         now = now or timezone.now()
         return self.is_published and self.opens_at <= now < self.closes_at
+
+    @property
+    def candidate_view(self):
+        """What candidates see during a sitting, in words: [(label, shown)] in CANDIDATE_VIEW's order."""
+        return [(self._meta.get_field(name).verbose_name, getattr(self, name)) for name in self.CANDIDATE_VIEW]
+
+    @property
+    def candidate_view_summary(self):
+        shown = [label.lower() for label, on in self.candidate_view if on]
+        return ", ".join(shown) if shown else "only that each submission was graded"
 
 
 class AssessmentItem(models.Model):

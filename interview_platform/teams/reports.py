@@ -7,6 +7,8 @@ the total:
   an empty answer scores 0 without review);
 - coding: an accepted submission scores speed_score(its speedup, the item's target
   speedup), the best accepted one counts (pending while one is grading); 0 with none.
+  Only full gradings are submissions here: the candidate's quick checks are listed
+  apart (ItemResult.checks) and never scored.
 The coding figures shown (speedup and its CI, peak memory) come from the best
 accepted submission (highest speedup), else the last one.
 """
@@ -15,6 +17,7 @@ import difflib
 import math
 from dataclasses import dataclass, field
 
+from grader.models import Purpose
 from grader.states import Verdict
 from questions.models import Kind
 
@@ -33,7 +36,8 @@ class TimelineEntry:
 class ItemResult:
     item: object
     answer: Answer | None = None
-    submissions: list = field(default_factory=list)
+    submissions: list = field(default_factory=list)  # full gradings only: what is scored
+    checks: list = field(default_factory=list)  # quick checks in the sitting: shown, never scored
     score: float | None = None  # None: pending (review or grading)
 
     @property
@@ -166,14 +170,17 @@ def candidate_report(session):
     finalise_if_expired(session)
     items = list(session.assessment.items.select_related("question", "exercise_version"))
     answers = {answer.item_id: answer for answer in session.answers.all()}
-    submissions = {}
+    submissions, checks = {}, {}
     for link in SessionSubmission.objects.filter(session=session).select_related("submission").order_by(
         "submission__created_at", "submission__pk"
     ):
-        submissions.setdefault(link.item_id, []).append(link.submission)
+        graded = link.submission.purpose == Purpose.ASSESSMENT
+        (submissions if graded else checks).setdefault(link.item_id, []).append(link.submission)
     results = []
     for item in items:
-        result = ItemResult(item=item, answer=answers.get(item.pk), submissions=submissions.get(item.pk, []))
+        result = ItemResult(
+            item=item, answer=answers.get(item.pk), submissions=submissions.get(item.pk, []), checks=checks.get(item.pk, [])
+        )
         result.score = _score(result)
         results.append(result)
     return CandidateReport(session=session, results=results)

@@ -117,14 +117,19 @@ def save_answer(session, item, *, text=None, numeric_input=None):
 
 
 @transaction.atomic
-def submit_code(session, item, code):
+def submit_code(session, item, code, quick_check=False):
     """Grade a coding answer through the normal pipeline, as an assessment submission
-    (never ranked publicly), against the version pinned at publication."""
+    (never ranked publicly), against the version pinned at publication. A quick check
+    (when the owner allows it) runs the small inputs for correctness only: it is
+    linked to the sitting for the candidate to see, and never scored (reports)."""
     ensure_accepting_answers(session)
     if item.assessment_id != session.assessment_id or not item.is_coding:
         raise TeamsError("That question does not take code.")
+    if quick_check and not session.assessment.allow_quick_check:
+        raise TeamsError("This assessment does not offer quick checks: submit for grading instead.")
     check_submission_rate(session.candidate)
-    submission = create_submission(session.candidate, item.exercise_version, code, purpose=Purpose.ASSESSMENT)
+    purpose = Purpose.ASSESSMENT_CHECK if quick_check else Purpose.ASSESSMENT
+    submission = create_submission(session.candidate, item.exercise_version, code, purpose=purpose)
     SessionSubmission.objects.create(session=session, item=item, submission=submission)
     return submission
 

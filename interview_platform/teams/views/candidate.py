@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from grader.models import Purpose
 from grader.states import Status
 from interview_platform.figures import times
 from questions.models import Kind
@@ -90,7 +91,8 @@ def take_question(request, session_pk, number):
     # A coding item's saved text is its code as typed: answered once something is submitted.
     written = session.answers.exclude(text="", numeric_input="").exclude(item__question__kind=Kind.CODING)
     answered = set(written.values_list("item_id", flat=True))
-    answered |= set(session.session_submissions.values_list("item_id", flat=True))
+    graded = session.session_submissions.filter(submission__purpose=Purpose.ASSESSMENT)  # a quick check answers nothing
+    answered |= set(graded.values_list("item_id", flat=True))
     answer = session.answers.filter(item=item).first()
     submissions = [link.submission for link in session.session_submissions.filter(item=item).select_related("submission")]
     last_code = submissions[-1].code if submissions else (item.exercise_version.starter_code if item.is_coding else "")
@@ -103,13 +105,34 @@ def take_question(request, session_pk, number):
         "items": items,
         "answered": answered,
         "answer": answer,
-        "submissions": submissions,
+        "rows": [_candidate_row(session.assessment, submission) for submission in submissions],
         "code_form": CodeForm(initial={"code": last_code}) if item.is_coding else None,
         "previous_number": number - 1 if number > 1 else None,
         "next_number": number + 1 if number < len(items) else None,
         "seconds_left": max(int((session.deadline - timezone.now()).total_seconds()), 0),
     }
     return render(request, "teams/take_question.html", context)
+
+
+def _candidate_row(assessment, submission):
+    """What the candidate may see of one submission in the sitting, as the owner chose: a
+    quick check always shows its result (that is what it is for), a graded submission only
+    with results on; a traceback only where the result shows and tracebacks are on."""
+    is_check = submission.purpose == Purpose.ASSESSMENT_CHECK
+    result = is_check or assessment.show_verdicts
+    if result and submission.verdict_label:
+        label = submission.verdict_label
+    else:
+        label = "Graded" if submission.is_final else submission.get_status_display()
+    return {
+        "submission": submission,
+        "is_check": is_check,
+        "kind": "Quick check" if is_check else "Graded",
+        "result": result,
+        "label": label,
+        "speedup": submission.speedup if result and not is_check else None,
+        "traceback": result and assessment.show_tracebacks,
+    }
 
 
 def _wants_json(request):
@@ -145,15 +168,19 @@ def submit_code(request, session_pk, number):
     if not form.is_valid():
         messages.error(request, "Write some code before submitting.")
         return redirect(here)
+    quick_check = request.POST.get("purpose") == "check"
     try:
-        services.submit_code(session, item, form.cleaned_data["code"])
+        services.submit_code(session, item, form.cleaned_data["code"], quick_check=quick_check)
     except TeamsError as error:
         messages.error(request, error.message)
         return redirect("teams:take", session.pk)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect(here)
-    messages.success(request, "Submitted for grading. The result appears below when it is ready.")
+    if quick_check:
+        messages.success(request, "Quick check started: small inputs, correctness only, never scored. Its result appears below.")
+    else:
+        messages.success(request, "Submitted for grading. The result appears below when it is ready.")
     return redirect(here + "#submissions")
 
 
@@ -162,21 +189,23 @@ def submission_status(request, session_pk, number):
     """What the candidate's coding panel polls while a submission is grading."""
     session, item = _session_and_item(request, session_pk, number)
     links = session.session_submissions.filter(item=item).select_related("submission")
-    rows = [
-        {
-            "id": link.submission.pk,
-            "status": link.submission.status,
-            "final": link.submission.status in Status.FINAL,
-            "verdict": link.submission.verdict,
-            "verdict_label": link.submission.verdict_label,
-            "speedup": link.submission.speedup,
-            "speedup_label": times(link.submission.speedup) if link.submission.speedup else "",
-            "message": link.submission.message,
+    rows = []
+    for link in links:
+        row = _candidate_row(session.assessment, link.submission)
+        submission = link.submission
+        rows.append({
+            "id": submission.pk,
+            "status": submission.status,
+            "final": submission.status in Status.FINAL,
+            "quick_check": row["is_check"],
+            "verdict": submission.verdict if row["result"] else "",
+            "verdict_label": row["label"],
+            "speedup": row["speedup"],
+            "speedup_label": times(row["speedup"]) if row["speedup"] else "",
+            "message": submission.message if row["result"] else "",
             # What the row's Feedback cell shows: the message, and a traceback or the line at fault.
-            "feedback_html": render_to_string("teams/_feedback.html", {"submission": link.submission}),
-        }
-        for link in links
-    ]
+            "feedback_html": render_to_string("teams/_feedback.html", {"row": row}),
+        })
     return JsonResponse({"submissions": rows})
 
 

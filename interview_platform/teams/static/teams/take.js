@@ -136,7 +136,7 @@
           if (!tr) return;
           tr.dataset.final = String(row.final);
           const verdict = tr.querySelector(".result span");
-          verdict.className = `verdict verdict-${row.verdict}`;
+          verdict.className = row.verdict ? `verdict verdict-${row.verdict}` : "verdict"; // empty: the owner hides results
           verdict.textContent = row.verdict_label || row.status.charAt(0).toUpperCase() + row.status.slice(1);
           tr.querySelector(".speedup").textContent = row.speedup_label;
           tr.querySelector(".feedback").innerHTML = row.feedback_html; // rendered (and escaped) by the server
