@@ -26,6 +26,7 @@ organisation_urls = [
     path("candidates/<int:session_pk>/answers/<int:answer_pk>/review/", views.review_answer, name="review_answer"),
     path("candidates/<int:session_pk>/submissions/<int:submission_pk>/timings.json", views.submission_timings, name="submission_timings"),
     path("invitations/<int:invitation_pk>/extra-time/", views.extra_time, name="extra_time"),
+    path("invitations/<int:invitation_pk>/link/", views.candidate_link, name="candidate_link"),
 ]
 
 candidate_urls = [

@@ -50,6 +50,7 @@ MATRIX = {
     "review_answer": ("post", lambda w: [w["org"], w["session"], w["answer"]], TEAM),
     "submission_timings": ("get", lambda w: [w["org"], w["session"], w["submission"]], TEAM),
     "extra_time": ("post", lambda w: [w["org"], w["invitation"]], OWNER_ONLY),
+    "candidate_link": ("post", lambda w: [w["org"], w["invitation"]], OWNER_ONLY),
     "take": ("get", lambda w: [w["session"]], CANDIDATE),
     "take_question": ("get", lambda w: [w["session"], 1], CANDIDATE),
     "save_answer": ("post", lambda w: [w["session"], 1], CANDIDATE),

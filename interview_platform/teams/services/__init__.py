@@ -13,6 +13,7 @@ from .invitations import (
     invite_candidate,
     invite_member,
     member_invitation_for_token,
+    renew_candidate_link,
 )
 from .organisations import create_organisation, remove_member
 from .sittings import (
@@ -53,6 +54,7 @@ __all__ = [
     "publish_assessment",
     "remove_item",
     "remove_member",
+    "renew_candidate_link",
     "review_answer",
     "save_answer",
     "start_session",

@@ -147,6 +147,21 @@ def invite_candidate(assessment, email, invited_by, start_url_for):
     )
 
 
+@transaction.atomic
+def renew_candidate_link(invitation, start_url_for):
+    """A fresh link for a candidate who has not started, to hand over another way; the link
+    sent before stops working. Only the token's hash is stored, so a link can be shown only
+    when it is made. Returns `start_url_for(token)`."""
+    invitation = CandidateInvitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.is_used:
+        raise TeamsError(f"{invitation.email} has already started: their link is used up.")
+    if timezone.now() >= invitation.expires_at:
+        raise TeamsError(f"The link for {invitation.email} has expired with the availability window.")
+    token, invitation.token_hash = _new_token()
+    invitation.save(update_fields=["token_hash"])
+    return start_url_for(token)
+
+
 def candidate_invitation_for_token(token):
     return _find_by_token(CandidateInvitation, token)
 

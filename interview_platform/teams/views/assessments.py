@@ -1,5 +1,5 @@
-"""Building an assessment, inviting candidates and granting extra time (members read;
-owners change)."""
+"""Building an assessment, inviting candidates (and showing their links once, to copy) and
+granting extra time (members read; owners change)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -63,6 +63,7 @@ def assessment(request, org, pk):
         "invite_form": CandidateInviteForm(),
         "extra_time_form": ExtraTimeForm(),
         "now": timezone.now(),
+        "fresh_links": _take_fresh_links(request, assessment) if membership.role == Role.OWNER else [],
     }
     return render(request, "teams/assessment.html", context)
 
@@ -140,6 +141,36 @@ def publish(request, org, pk):
     return redirect(assessment)
 
 
+#: The links just made, kept in the owner's session until the assessment page shows them once.
+FRESH_LINKS_KEY = "teams:fresh-invitation-links"
+
+
+def _start_url(request, made=None):
+    """Builds a candidate's start link from a token; each link built is appended to `made`."""
+
+    def start_url(token):
+        url = request.build_absolute_uri(reverse("teams:candidate_start", args=[token]))
+        if made is not None:
+            made.append(url)
+        return url
+
+    return start_url
+
+
+def _keep_fresh_links(request, assessment, links):
+    request.session[FRESH_LINKS_KEY] = {"assessment": assessment.pk, "links": links}
+
+
+def _take_fresh_links(request, assessment):
+    """The [email, url] pairs made a moment ago for this assessment, once: only the tokens'
+    hashes are stored, so this page view is the one chance to copy them."""
+    kept = request.session.get(FRESH_LINKS_KEY)
+    if not kept or kept.get("assessment") != assessment.pk:
+        return []
+    del request.session[FRESH_LINKS_KEY]
+    return kept["links"]
+
+
 @login_required
 @require_POST
 def invite_candidates(request, org, pk):
@@ -148,36 +179,51 @@ def invite_candidates(request, org, pk):
     if not form.is_valid():
         messages.error(request, " ".join(form.errors["emails"]))
         return redirect(assessment)
-    sent, refused = [], []
+    links, refused, made = [], [], []
+    start_url = _start_url(request, made)
     for email in form.cleaned_data["emails"]:
         try:
-            services.invite_candidate(
-                assessment,
-                email,
-                request.user,
-                lambda token: request.build_absolute_uri(reverse("teams:candidate_start", args=[token])),
-            )
+            invitation = services.invite_candidate(assessment, email, request.user, start_url)
         except TeamsError as error:
             refused.append(error.message)
         else:
-            sent.append(email)
-    if sent:
-        messages.success(request, f"Invitations sent to {', '.join(sent)}.")
+            links.append([invitation.email, made[-1]])
+    if links:
+        messages.success(request, f"Invitations sent to {', '.join(email for email, _ in links)}.")
+        _keep_fresh_links(request, assessment, links)
     for message in refused:
         messages.error(request, message)
-    return redirect(assessment)
+    return redirect(f"{assessment.get_absolute_url()}#invitation-links" if links else assessment)
 
 
 @login_required
 @require_POST
-def extra_time(request, org, invitation_pk):
-    invitation = scoped_object_or_404(
+def candidate_link(request, org, invitation_pk):
+    """A new link for a candidate who has not started (the one sent stops working), to copy."""
+    invitation = _invitation(request, org, invitation_pk)
+    try:
+        url = services.renew_candidate_link(invitation, _start_url(request))
+    except TeamsError as error:
+        return _refusal(request, error, invitation.assessment)
+    _keep_fresh_links(request, invitation.assessment, [[invitation.email, url]])
+    messages.success(request, f"A new link for {invitation.email}: the one sent before no longer works.")
+    return redirect(f"{invitation.assessment.get_absolute_url()}#invitation-links")
+
+
+def _invitation(request, org, invitation_pk):
+    return scoped_object_or_404(
         request.user,
         CandidateInvitation.objects.select_related("assessment__organisation"),
         roles=OWNER,
         pk=invitation_pk,
         assessment__organisation__slug=org,
     )
+
+
+@login_required
+@require_POST
+def extra_time(request, org, invitation_pk):
+    invitation = _invitation(request, org, invitation_pk)
     form = ExtraTimeForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(form.errors["minutes"]))

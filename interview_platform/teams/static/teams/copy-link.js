@@ -1,0 +1,37 @@
+// "Copy invitation link": a button marked data-copy="<id of a read-only field>" copies the
+// field's text. The Clipboard API needs a secure context and may be refused; then the text
+// is selected and copied the old way, and failing that left selected for Ctrl+C / ⌘C.
+(() => {
+  "use strict";
+
+  async function copyField(field) {
+    field.focus();
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      try {
+        await navigator.clipboard.writeText(field.value);
+        return true;
+      } catch (error) {
+        field.select(); // refused (no permission): fall back below
+      }
+    }
+    try {
+      return document.execCommand("copy");
+    } catch (error) {
+      return false;
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.querySelectorAll("button[data-copy]").forEach((button) => {
+      const field = document.getElementById(button.dataset.copy);
+      const status = button.closest(".invitation-links").querySelector(".copy-status");
+      button.addEventListener("click", async () => {
+        const copied = await copyField(field);
+        status.textContent = copied
+          ? `Copied the link for ${field.labels[0].textContent}.`
+          : "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
+      });
+    });
+  });
+})();
