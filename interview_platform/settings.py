@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "interview_platform.not_found.NotFoundPageMiddleware",  # last (the user is known): our 404 page under DEBUG too
 ]
 
 ROOT_URLCONF = "interview_platform.urls"
