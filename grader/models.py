@@ -19,6 +19,10 @@ class Purpose(models.TextChoices):
 
 #: Purposes graded as a quick check: small inputs, correctness only.
 CHECK_PURPOSES = (Purpose.QUICK_CHECK, Purpose.ASSESSMENT_CHECK)
+#: Made in an assessment sitting: the candidate sees them on the sitting's pages only, as far as
+#: the assessment's owner allows; the learner's own pages (submissions, progress, the exercise's
+#: list), the API and the export leave them out. Staff still reach them.
+SITTING_PURPOSES = (Purpose.ASSESSMENT, Purpose.ASSESSMENT_CHECK)
 
 
 def queue_for(target, purpose):

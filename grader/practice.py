@@ -4,7 +4,7 @@ from django.db.models import Count, Q
 
 from questions.models import Question
 
-from .models import Purpose, Submission
+from .models import SITTING_PURPOSES, Purpose, Submission
 
 #: Author validation runs are not practice.
 PRACTICE_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.ASSESSMENT)
@@ -26,6 +26,7 @@ def practised_question_ids(user):
 def recent_practice(user, limit):
     return (
         Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES, exercise__question__in=Question.objects.public())
+        .exclude(purpose__in=SITTING_PURPOSES)  # shown on the sitting's pages, as its owner allows
         .select_related("exercise__question")
         .order_by("-created_at")[:limit]
     )

@@ -23,7 +23,7 @@ from questions.text import unix_newlines
 
 from . import grading, progress
 from .errors import PlatformError
-from .models import CHECK_PURPOSES, Purpose, Submission, queue_for
+from .models import CHECK_PURPOSES, SITTING_PURPOSES, Purpose, Submission, queue_for
 from .signals import submission_graded
 from .states import Status, Verdict
 
@@ -356,11 +356,12 @@ def waiting_for_gpu(submission):
 
 
 def recent_submissions(user, question, limit=10):
-    """The user's latest submissions for any version of `question`."""
+    """The user's latest submissions for any version of `question` (not those in a sitting)."""
     if not user.is_authenticated:
         return Submission.objects.none()
     return (
         Submission.objects.filter(user=user, exercise__question=question)
+        .exclude(purpose__in=SITTING_PURPOSES)
         .select_related("exercise")
         .order_by("-created_at")[:limit]
     )

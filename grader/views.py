@@ -13,7 +13,7 @@ from questions.services import UnstorableAnswer, save_draft
 from questions.text import unix_newlines
 
 from . import services
-from .models import Purpose, Submission
+from .models import SITTING_PURPOSES, Purpose, Submission
 from .states import Verdict
 
 SUBMISSIONS_PER_PAGE = 50
@@ -28,9 +28,11 @@ REFUSAL_STATUS = {"rate_limited": 429, "unverified": 403}
 
 def _visible_submission(request, pk):
     """The submission if the user owns it or is staff; 404 otherwise, so others
-    cannot even learn that it exists."""
+    cannot even learn that it exists. A candidate's submissions in a sitting are shown on
+    the sitting's pages, as the assessment's owner allows, not here."""
     submission = get_object_or_404(Submission.objects.select_related("exercise__question", "user"), pk=pk)
-    if submission.user_id != request.user.pk and not request.user.is_staff:
+    mine = submission.user_id == request.user.pk and submission.purpose not in SITTING_PURPOSES
+    if not mine and not request.user.is_staff:
         raise Http404("No such submission")
     return submission
 
@@ -82,7 +84,9 @@ def _keep_draft(user, question, code):
 @login_required
 def edit_again(request, pk):
     """Put one of the user's own submissions back into the exercise's editor."""
-    submission = get_object_or_404(Submission.objects.select_related("exercise__question"), pk=pk, user=request.user)
+    submission = get_object_or_404(
+        Submission.objects.select_related("exercise__question").exclude(purpose__in=SITTING_PURPOSES), pk=pk, user=request.user
+    )
     question = submission.exercise.question
     _keep_draft(request.user, question, submission.code)
     return redirect(f"{question.get_absolute_url()}#code-editor")
@@ -125,12 +129,13 @@ def timings(request, pk):
 def submission_list(request):
     """My submissions, newest first, filtered by exercise, kind and verdict, a page at a time."""
     chosen = {name: request.GET.get(name, "") for name in ("exercise", "purpose", "verdict")}
-    submissions = services.filter_submissions(Submission.objects.filter(user=request.user), **chosen)
+    mine = Submission.objects.filter(user=request.user).exclude(purpose__in=SITTING_PURPOSES)
+    submissions = services.filter_submissions(mine, **chosen)
     context = {
         "page_obj": Paginator(submissions, SUBMISSIONS_PER_PAGE).get_page(request.GET.get("page")),
         "chosen": chosen,
-        "exercises": Question.objects.filter(exercise_versions__submissions__user=request.user).distinct().order_by("title"),
-        "purposes": Purpose.choices,
+        "exercises": Question.objects.filter(exercise_versions__submissions__in=mine).distinct().order_by("title"),
+        "purposes": [(value, label) for value, label in Purpose.choices if value not in SITTING_PURPOSES],
         "verdicts": Verdict.CHOICES,
         "query": urlencode({name: value for name, value in chosen.items() if value}),
     }

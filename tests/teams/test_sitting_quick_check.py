@@ -154,3 +154,20 @@ def test_the_report_lists_quick_checks_apart(client, hiring_manager, assessment,
     html = client.get(reverse("teams:candidate_report", args=[assessment.organisation.slug, session.pk])).content.decode()
     assert "1 quick check (small inputs, never scored)" in html and "# checked" in html
     assert "No submissions." in html
+
+
+def test_the_learners_own_pages_leave_the_sitting_out(candidate_client, session, items, staff_author, client):
+    """Else "My submissions" would show what the owner chose to hide during the sitting."""
+    graded = services.submit_code(session, items[2], CODE)
+    finish(graded, message="Your answer was graded: 40x faster.", speedup=40.0)
+    check = services.submit_code(session, items[2], CODE, quick_check=True)
+    for submission in (graded, check):
+        for name in ("grader:detail", "grader:status", "grader:timings"):
+            assert candidate_client.get(reverse(name, args=[submission.pk])).status_code == 404, name
+        assert candidate_client.post(reverse("grader:edit_again", args=[submission.pk])).status_code == 404
+    listing = candidate_client.get(reverse("grader:list")).content.decode()
+    assert "40x faster" not in listing and items[2].question.title not in listing
+    assert "Quick check in an assessment" not in listing and ">Assessment<" not in listing
+    assert not list(grader_services.recent_submissions(graded.user, items[2].question))
+    client.force_login(staff_author)  # the same client, now staff
+    assert client.get(reverse("grader:detail", args=[check.pk])).status_code == 200  # staff still reach them
