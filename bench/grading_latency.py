@@ -116,7 +116,7 @@ def harness_profile(slug, filename, mode):
     seconds = json.loads(lines[-1].split(" ", 1)[1])
     profile = {
         "sandbox_wall_s": rounded(result.wall_s),
-        "benchmark_s": rounded(benchmark_seconds(report, job["repeats"])) if mode == "full" else 0.0,
+        "benchmark_s": rounded(benchmark_seconds(report)) if mode == "full" else 0.0,
         "harness_total_s": rounded(seconds.get("main.py:<module>")),
         "measured_calls_with_handshakes_s": rounded(seconds.get("sides.py:call")),
     }
@@ -202,7 +202,6 @@ def part_latency(args):
         for slug, filename, purpose in LATENCY_CASES:
             version = current_version(slug)
             code = submission_code(slug, filename)
-            repeats = int(version.spec.get("repeats", 11))
             rows = []
             for number in range(count + 1):  # the first is a warm-up for the worker and is dropped
                 submitted = time.time()
@@ -232,7 +231,7 @@ def part_latency(args):
                     "task_end_after_finish_s": probe["task_end"] - probe["task_start"] - (probe.get("claim_s") or 0) - (probe.get("grade_s") or 0) - (probe.get("finish_s") or 0),
                     "end_to_end_s": (probe["task_end"] - submitted),
                     "observed_s": seen[submission.pk] - submitted,
-                    "benchmark_s": benchmark_seconds(report, repeats) if purpose != "check" else 0.0,
+                    "benchmark_s": benchmark_seconds(report) if purpose != "check" else 0.0,
                 }
                 measured["host_grade_other_s"] = measured["grade_s"] - measured["sandbox_run_s"] - measured["sandbox_setup_s"] - measured["write_files_s"] - measured["sandbox_cleanup_s"]
                 if number:

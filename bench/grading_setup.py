@@ -130,18 +130,14 @@ def timed_backend():
     return Timed
 
 
-def benchmark_seconds(report, repeats):
+def benchmark_seconds(report):
     """The time the harness spent in measured calls, from the report: per size, the
-    warm-up pair (first_call_s, reference_first_call_s) plus `repeats` pairs at the
-    median times. The report keeps medians, not every call, so this is an estimate."""
+    warm-up pair (first_call_s, reference_first_call_s) plus every timed call as run
+    (raw, transfer included) and the echo calls that measure the transfer (`calls`)."""
     total = 0.0
     for entry in report.get("sizes") or []:
         if entry.get("time_s") is None:
             continue
         total += (entry.get("first_call_s") or 0.0) + (entry.get("reference_first_call_s") or 0.0)
-        # Raw times: the calls as run, transfer included; the echo calls that measure the
-        # transfer are benchmark time too (time_s is net of that overhead).
-        raw = entry.get("raw_time_s", entry["time_s"])
-        raw_reference = entry.get("raw_reference_time_s", entry["reference_time_s"])
-        total += repeats * (raw + raw_reference + (entry.get("transfer_overhead_s") or 0.0))
+        total += sum(sum(times or ()) for times in (entry.get("calls") or {}).values())
     return total

@@ -110,6 +110,20 @@ def speedup_interval(reference_times, submission_times, overhead_times=None, con
     return float(low), float(high)
 
 
+def precise_enough(reference_times, submission_times, overhead_times, half_width):
+    """The sequential stopping rule (docs/benchmarks.md, "When timing stops"):
+    whether the speedup's interval over the pairs so far (speedup_interval,
+    the same one the report shows) lies within `half_width` of the speedup,
+    as a fraction of it. False with fewer than 3 pairs (no interval yet); the
+    caller sets the minimum number of pairs before it asks."""
+    interval = speedup_interval(reference_times, submission_times, overhead_times)
+    if interval is None:
+        return False
+    point = speedup(reference_times, submission_times, overhead_times)
+    low, high = interval
+    return high - low <= 2.0 * half_width * point
+
+
 def _pairs(reference_times, submission_times, overhead_times):
     reference = np.asarray(reference_times, dtype=float)
     submission = np.asarray(submission_times, dtype=float)

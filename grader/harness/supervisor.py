@@ -8,8 +8,9 @@ Order of work:
      first_call_s (it includes any JIT compilation);
   4. check mode: correctness on the check sizes and stop;
      full mode, per size: one warm-up pair (reference first; its times are the
-     per-size first_call_s), then `repeats` pairs on fresh inputs, the order
-     within each pair drawn at random. Every call's answer is compared with
+     per-size first_call_s), then pairs on fresh inputs, the order within
+     each pair drawn at random: at least MIN_PAIRS and at most `repeats`,
+     stopping once the speedup's interval is tight (HEADLINE_HALF_WIDTH). Every call's answer is compared with
      the reference's answer for the same input.
 
 On GPU the timed window excludes the host<->device copies (see sides.py);
@@ -49,8 +50,20 @@ WARMUP_GRACE_S = 5.0
 FIRST_CALL_GRACE_S = 10.0
 #: Fraction of limits.time_s the harness plans to use; the rest is margin to report.
 TIME_SHARE = 0.9
-#: Timed pairs every size gets before the time budget may cut its repeats short.
+#: Timed pairs every size gets before the stopping rule or the time budget may
+#: end its timing short of the exercise's `repeats` (the most it gets).
 MIN_PAIRS = 5
+#: The sequential stopping rule (stats.precise_enough; docs/benchmarks.md, "When
+#: timing stops"), fixed before any data is seen: after MIN_PAIRS pairs, a size
+#: stops once its speedup's 95% interval lies within this fraction of the
+#: speedup. The headline (largest) size is the figure that is ranked and acted
+#: on; the smaller sizes only draw the scaling curve, so a looser bound.
+HEADLINE_HALF_WIDTH = 0.05
+SCALING_HALF_WIDTH = 0.10
+#: Why a size's timing stopped (the report's `stopped` per size).
+STOPPED_PRECISE = "precise"
+STOPPED_BUDGET = "budget"
+STOPPED_PLANNED = "planned"
 #: Safety factor on the time a pair is expected to take when planning the budget.
 PLAN_MARGIN = 1.25
 #: CPU the submission may use while not in a call before it counts as background work.
@@ -147,6 +160,7 @@ class SizeRecord:
         # is pre-allocated to (see ipc.spare_result_memfd).
         self.answer_bytes = 0
         self.correct = True
+        self.stopped = STOPPED_PLANNED
 
 
 class ProgressNotes:
@@ -284,8 +298,13 @@ class Grading:
             warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), warmup=True)
             for role in ("reference", "submission"):
                 record.first_call[role] = warmup[role].seconds
+            half_width = HEADLINE_HALF_WIDTH if position == len(sizes) - 1 else SCALING_HALF_WIDTH
             for pair in range(self.job.repeats):
+                if len(record.pair_ns) >= MIN_PAIRS and self._precise_enough(record, half_width):
+                    record.stopped = STOPPED_PRECISE
+                    break
                 if not self._room_for_another_pair(record, sizes[position + 1:]):
+                    record.stopped = STOPPED_BUDGET
                     break
                 self.progress.note("timing", self._time_left_s(record, pair, sizes[position + 1:]),
                                    size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
@@ -339,6 +358,11 @@ class Grading:
         later_ns = sum(pair_ns * later / record.size * (self.job.repeats + 1) for later in later_sizes)
         estimate_ns = pair_ns * (self.job.repeats - done_pairs) + later_ns
         return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
+
+    def _precise_enough(self, record, half_width):
+        # GPU: no echo, the copies are already outside the window.
+        overhead = record.transfer or None
+        return stats.precise_enough(record.times["reference"], record.times["submission"], overhead, half_width)
 
     def _room_for_another_pair(self, record, later_sizes):
         """Whether one more timed pair at this size still leaves the later sizes
@@ -628,7 +652,7 @@ class Grading:
             len(entries), self.edge_count, headline["size"], headline["speedup"], headline["speedup_ci"],
             report["peak_memory_bytes"], report["reference_peak_memory_bytes"], self.job.graded_on,
         )
-        shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["pairs"] < self.job.repeats}
+        shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["stopped"] == STOPPED_BUDGET}
         if shortened:
             report["message"] += " " + feedback.shortened_note(shortened, self.job.repeats)
         if self.job.target == "gpu":
@@ -663,6 +687,7 @@ class Grading:
             staging_s=_median_or_none(record.staging["submission"]),
             reference_staging_s=_median_or_none(record.staging["reference"]),
             pairs=len(submission),
+            stopped=record.stopped,
             calls=_calls(record),
         )
 
@@ -749,6 +774,7 @@ def _size_entry(size, correct, **numbers):
         "raw_reference_time_s": None,
         "transfer_overhead_s": None,
         "pairs": None,
+        "stopped": None,
         "calls": None,
     }
     entry.update(numbers)

@@ -95,6 +95,7 @@ def test_the_host_is_measured_on_a_runner_cpu_and_kept_with_its_identity():
     assert limits["bandwidth_gbs"] > 0 and limits["compute_gflops"] > 0
     assert limits["bandwidth_gbs"] == max(limits["copy_gbs"], limits["triad_gbs"])
     assert limits["cpu_model"] and limits["host"] and limits["measured_at"]
+    assert limits["transparent_huge_pages"] == host_limits.transparent_huge_pages()
     out = StringIO()
     call_command("measure_host", "--json", stdout=out)
     assert json.loads(out.getvalue())["cpu"] in os.sched_getaffinity(0)
@@ -131,3 +132,18 @@ def test_grade_json_reports_the_roofline_per_size_and_for_the_host(exercise_vers
         for side in ("submission", "reference"):
             assert row[side]["gbs"] > 0 and row[side]["bandwidth_fraction"] > 0 and row[side]["compute_fraction"] > 0
     assert figures["hint"].startswith("At size 8,000 you are at")
+
+
+@pytest.mark.parametrize("text, mode", [
+    ("always [madvise] never\n", "madvise"),
+    ("[always] madvise never\n", "always"),
+    ("always madvise [never]\n", "never"),
+    ("garbled\n", "unknown"),
+])
+def test_the_report_names_the_hosts_huge_pages_mode(tmp_path, text, mode):
+    """Code is graded with NumPy's defaults, so the host's huge pages mode decides
+    memory-bound times; every report carries it with the hardware identity."""
+    setting = tmp_path / "enabled"
+    setting.write_text(text)
+    assert host_limits.transparent_huge_pages(setting) == mode
+    assert host_limits.transparent_huge_pages(tmp_path / "absent") == "unknown"

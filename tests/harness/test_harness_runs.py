@@ -17,7 +17,7 @@ FUSED_AXPY_RELU = Path(__file__).resolve().parents[2] / "questions" / "bank" / "
 SIZE_FIELDS = {
     "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
     "correct", "first_call_s", "reference_first_call_s", "staging_s", "reference_staging_s", "raw_time_s",
-    "raw_reference_time_s", "transfer_overhead_s", "pairs", "calls",
+    "raw_reference_time_s", "transfer_overhead_s", "pairs", "stopped", "calls",
 }
 
 
@@ -96,7 +96,9 @@ def test_twice_the_memory_bound_work_reads_half_once_transfers_are_taken_out(tmp
 def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
     """Planned pairs that would not fit the time budget are dropped (never below
     MIN_PAIRS) and the learner is told; the later size keeps its minimum."""
-    reference, submission = busy_transform(300_000), busy_transform(2_400_000)  # eight times the reference's work
+    # Eight times the reference's work on average, with a turn count drawn per call between 4x and
+    # 12x, so the pair ratios scatter far beyond the stopping rule's bound and only the budget stops them.
+    reference, submission = busy_transform(300_000), busy_transform(1_200_000, 3_600_000)
     # 60 planned pairs of about a second each cannot fit 20 s; a loaded laptop still fits the minimum.
     limits = dict(DEFAULT_JOB["limits"], time_s=20)
     run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60, limits=limits)
@@ -104,18 +106,73 @@ def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
     pairs = [entry["pairs"] for entry in run.report["sizes"]]
     # Which size is cut depends on the machine's speed; some size must be, none below the minimum.
     assert supervisor.MIN_PAIRS <= min(pairs) < 60, pairs
+    assert supervisor.STOPPED_BUDGET in [entry["stopped"] for entry in run.report["sizes"]]
     assert "fewer timed pairs than the planned 60" in run.report["message"]
     assert run.report["speedup"] < 0.5
     for entry, count in zip(run.report["sizes"], pairs):
         assert_recomputable_from_calls(entry, repeats=count)
+    for entry, half_width in zip(run.report["sizes"], (supervisor.SCALING_HALF_WIDTH, supervisor.HEADLINE_HALF_WIDTH)):
+        assert_stopped_by_the_rule(entry, half_width, planned=60)
 
 
-def busy_transform(iterations):
-    """A transform that spends `iterations` turns of a Python loop before answering."""
+def test_timing_stops_early_once_the_interval_is_tight(tmp_path):
+    """A steady answer needs far fewer than the planned pairs to pin its speedup
+    within the stopping rule's bound; the report says why each size stopped, and
+    the learner is not told of a shortfall (there is none)."""
+    # Calls that wait rather than compute are steady to a fraction of a percent on a busy
+    # machine too (a computing call's speed follows its neighbours'), so the rule must stop.
+    reference, submission = sleeping_transform(0.4), sleeping_transform(0.1)
+    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=40,
+                  allowed_imports=["numpy", "time"], limits=dict(DEFAULT_JOB["limits"], time_s=120))
+    assert run.verdict == "accepted", run
+    for entry, half_width in zip(run.report["sizes"], (supervisor.SCALING_HALF_WIDTH, supervisor.HEADLINE_HALF_WIDTH)):
+        assert_recomputable_from_calls(entry, repeats=entry["pairs"])
+        assert_stopped_by_the_rule(entry, half_width, planned=40)
+    headline = run.report["sizes"][-1]
+    assert headline["stopped"] == supervisor.STOPPED_PRECISE, headline
+    assert supervisor.MIN_PAIRS <= headline["pairs"] < 40
+    low, high = headline["speedup_ci"]
+    assert high - low <= 2 * supervisor.HEADLINE_HALF_WIDTH * headline["speedup"]
+    assert "fewer timed pairs" not in run.report["message"]
+
+
+def assert_stopped_by_the_rule(entry, half_width, planned):
+    """The stopping rule replayed on the report's calls: the rule is asked before
+    every pair from the MIN_PAIRS-th on, so a size stopped as precise at the first
+    count of pairs whose interval met the bound, and any other stop came before
+    one did (the budget's check follows the rule's; the planned count ends the loop)."""
+    columns = [entry["calls"][key] for key in ("reference_s", "submission_s", "echo_s")]
+    met = [count for count in range(supervisor.MIN_PAIRS, entry["pairs"] + 1)
+           if stats.precise_enough(*(column[:count] for column in columns), half_width)]
+    if entry["stopped"] == supervisor.STOPPED_PRECISE:
+        assert met[:1] == [entry["pairs"]], (met, entry["pairs"])
+    elif entry["stopped"] == supervisor.STOPPED_BUDGET:
+        assert met == [], met
+    else:
+        assert entry["stopped"] == supervisor.STOPPED_PLANNED and entry["pairs"] == planned
+        assert met in ([], [planned]), met
+
+
+def sleeping_transform(seconds):
     return f"""
+    import time
+
+    def transform(x):
+        time.sleep({seconds})
+        return x + 1.0
+    """
+
+
+def busy_transform(iterations, most=None):
+    """A transform that spends `iterations` turns of a Python loop before
+    answering (a count drawn afresh per call up to `most`, when given)."""
+    turns = f"{iterations}" if most is None else f"int(np.random.default_rng().integers({iterations}, {most}))"
+    return f"""
+    import numpy as np
+
     def transform(x):
         total = 0.0
-        for step in range({iterations}):
+        for step in range({turns}):
             total += step
         return x + 1.0
     """

@@ -56,6 +56,33 @@ def test_interval_needs_three_pairs():
         stats.speedup_interval([1.0, 2.0, 3.0], [1.0, 2.0])
 
 
+def test_timing_stops_once_the_interval_is_within_the_bound():
+    """Five steady pairs put the interval within 5% of a 40x speedup; the same
+    pairs with one ratio 30% off do not, nor do two pairs (no interval yet)."""
+    submission = [0.010, 0.0101, 0.0099, 0.0100, 0.0102]
+    reference = [0.400, 0.404, 0.396, 0.401, 0.407]
+    assert stats.precise_enough(reference, submission, None, 0.05)
+    assert not stats.precise_enough(reference, submission, None, 0.001)
+    assert not stats.precise_enough(reference[:2], submission[:2], None, 0.5)
+    unsteady = [0.400, 0.404, 0.396, 0.401, 0.52]
+    low, high = stats.speedup_interval(unsteady, submission)
+    assert not stats.precise_enough(unsteady, submission, None, 0.05)
+    # The bound is a half-width, relative to the speedup: this interval passes at its own half-width and not below.
+    half_width = (high - low) / 2 / stats.speedup(unsteady, submission)
+    assert stats.precise_enough(unsteady, submission, None, half_width * 1.001)
+    assert not stats.precise_enough(unsteady, submission, None, half_width * 0.999)
+
+
+def test_the_stopping_rule_reads_net_times_when_there_is_an_echo():
+    """With the harness's transfer overhead (the echoes) taken out, the same raw
+    pairs are a 40x speedup with ratios that scatter far more than the raw ones."""
+    echo = [0.008] * 6
+    submission = [0.0100, 0.0105, 0.0095, 0.0100, 0.0102, 0.0098]  # net 2.0, 2.5, 1.5, 2.0, 2.2, 1.8 ms
+    reference = [0.088, 0.088, 0.088, 0.088, 0.088, 0.088]
+    assert stats.precise_enough(reference, submission, None, 0.06)
+    assert not stats.precise_enough(reference, submission, echo, 0.06)
+
+
 def test_scaling_exponent_fits_power_laws():
     sizes = [1000, 10_000, 100_000]
     assert stats.scaling_exponent(sizes, [2e-9 * n for n in sizes]) == pytest.approx(1.0)
