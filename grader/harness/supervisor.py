@@ -404,7 +404,7 @@ class Grading:
                 if role == "reference" and record is not None:
                     record.answer_bytes = outcome.answer_bytes
                 if role == "reference" and echoes is not None:
-                    echoes.append(self._echo(args, outcome.value, label, record.answer_bytes))
+                    echoes.append(self._echo(bundles["reference"], outcome.value, label, record.answer_bytes))
         finally:
             for bundle in bundles.values():
                 bundle.close()
@@ -417,7 +417,7 @@ class Grading:
             raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
         return outcomes
 
-    def _echo(self, args, reference_answer, label, answer_bytes):
+    def _echo(self, reference_bundle, reference_answer, label, answer_bytes):
         """Seconds of a CPU call that are the harness's own work, not the code's.
 
         A timed CPU call includes delivering the inputs and copying the answer
@@ -432,15 +432,15 @@ class Grading:
         figure (it is stopped throughout, as in any other call). The GPU's
         untimed fetch phase is not used on CPU instead: the runner is not
         stopped between "done" and "fetch", so a thread could finish the work
-        there, hidden within copy_phase_overrun's slack."""
-        bundle = InputBundle(args)
-        try:
-            outcome = self.sides["reference"].call(
-                bundle, self.deadline_ns - time.perf_counter_ns(), self.deadline_ns,
-                echo_like=ipc.encode(reference_answer, ipc.Arena()), answer_bytes=answer_bytes,
-            )
-        finally:
-            bundle.close()
+        there, hidden within copy_phase_overrun's slack.
+
+        The echo maps the very memfd the reference's call just had: the same
+        bytes, resident as a fresh copy's would be (tmpfs pages, mapped with
+        MAP_POPULATE either way), without writing the inputs a third time."""
+        outcome = self.sides["reference"].call(
+            reference_bundle, self.deadline_ns - time.perf_counter_ns(), self.deadline_ns,
+            echo_like=ipc.encode(reference_answer, ipc.Arena()), answer_bytes=answer_bytes,
+        )
         if outcome.status != "ok":
             self._fail("reference", outcome, f"while timing the grader's own transfers on {label}")
         return outcome.seconds
