@@ -4,7 +4,7 @@ speedup moves) and calibration (answers whose true speedup is known: 0.50x, 1.00
 import time
 
 from bench_stats import bootstrap_median_interval, coefficient_of_variation, median, rounded, spread
-from grading_setup import bank_exercise, page_reporting_state, submission_code, timed_backend
+from grading_setup import bank_exercise, benchmark_seconds, page_reporting_state, submission_code, timed_backend
 
 SPREAD_TARGET = 0.10
 CALIBRATION_TOLERANCE = 0.05
@@ -42,6 +42,8 @@ def grade_many(slug, filename, count, label):
             "size_speedups": {str(entry["size"]): entry["speedup"] for entry in report["sizes"]},
             "sandbox_wall_s": backend.runs[-1],
             "grade_s": elapsed,
+            "harness_work_s": backend.runs[-1] - benchmark_seconds(report),
+            "headline_pairs": largest.get("pairs"),
             "calls": largest.get("calls"),
         })
         shown = "-" if report["speedup"] is None else f"{report['speedup']:.3f}x"
@@ -75,6 +77,9 @@ def summarise_speedups(gradings):
         if speedups else 0,
         "per_size": per_size,
         "median_grade_s": rounded(median([g["grade_s"] for g in gradings]), 2),
+        # The harness's own work beyond the measured calls (sandbox wall less every measured call).
+        "median_harness_work_s": rounded(median([g["harness_work_s"] for g in gradings]), 3),
+        "headline_pairs": [g["headline_pairs"] for g in gradings],
         # Every timed call of each grading at the headline size (bench/estimator_study.py reads them).
         "headline_calls": [g["calls"] for g in gradings],
     }

@@ -13,6 +13,9 @@ Parts:
   latency        create_submission -> Redis -> a real Celery worker (started here as a subprocess)
                  -> report on the row, against the time the harness spent in its measured calls,
                  broken down into queue pickup, sandbox start-up, imports, harness bookkeeping, DB writes.
+  headline       Hotpath's headline for python-loop-to-numpy's model solution against the plain way a learner
+                 times it (one pinned process, NumPy's defaults, warm-up, mean over trials), interleaved rounds;
+                 and what each grading cost (wall time, pairs, the harness's own work beyond the measured calls).
   throughput     a queue of submissions (quick-check mode, honest and wrong mixed) drained by 1 and
                  by 2 worker processes: submissions per minute, and none lost.
 
@@ -30,6 +33,7 @@ from urllib.parse import urlsplit
 from bench_stats import rounded
 from common import ROOT, setup_django
 from grading_accuracy import part_calibration, part_repeatability
+from grading_headline import part_headline
 from grading_latency import part_latency, run_probe_worker
 from grading_markdown import markdown
 from grading_setup import bench_environment, load_average, machine_facts
@@ -38,7 +42,7 @@ from grading_throughput import part_throughput
 RESULTS = ROOT / "bench" / "results" / "grading.json"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/helper_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/8"
-PARTS = ("repeatability", "calibration", "latency", "throughput")
+PARTS = ("repeatability", "calibration", "headline", "latency", "throughput")
 
 
 def save(part, result, args):
@@ -87,7 +91,8 @@ def main():
         print(markdown(json.loads(RESULTS.read_text())))
         return 0
     setup_django(bench_environment(args.database_url, args.redis_url))
-    runners = {"repeatability": part_repeatability, "calibration": part_calibration, "latency": part_latency, "throughput": part_throughput}
+    runners = {"repeatability": part_repeatability, "calibration": part_calibration, "headline": part_headline,
+               "latency": part_latency, "throughput": part_throughput}
     failed = []
     for part in PARTS if args.part == "all" else (args.part,):
         print(f"{part}:", flush=True)

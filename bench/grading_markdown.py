@@ -30,6 +30,10 @@ def markdown(data):
         for case in part["cases"]:
             cells = ", ".join(f"{int(size):,}: {x(v['median'], 2)}x ({pct(v['spread'])})" for size, v in case["per_size"].items())
             out.append(f"- {case['exercise']}: {cells}")
+        out += ["", "What a grading cost (medians): wall time, the harness's own work beyond the measured calls, pairs at the headline size per grading:", ""]
+        for case in part["cases"]:
+            pairs = ", ".join(str(count) for count in case.get("headline_pairs") or [])
+            out.append(f"- {case['exercise']}: {x(case['median_grade_s'], 1)} s, harness work {x(case.get('median_harness_work_s'), 2)} s, pairs {pairs}")
         steadiness = part.get("host_steadiness")
         if steadiness:
             out += ["", "The machine's own steadiness (`host_speed_probe`: slowest against fastest decile of 100 ms slices, "
@@ -44,6 +48,24 @@ def markdown(data):
                            f"during the gradings (freed memory held {steadiness['page_reporting_min_free_ms']} ms first; "
                            "scripts/tune_grading_host.sh)")
         out.append("")
+    if "headline" in parts:
+        part = parts["headline"]
+        plain, hotpath = part["plain"], part["hotpath"]
+        out += [f"### The headline against a plain measurement ({part['measured_at'][:10]}, load average {part['load_average_before'][0]} before)", "",
+                f"{part['exercise']} / {part['submission']} at {part['size']:,} elements, rounds interleaved: the plain method in a fresh "
+                f"process pinned to one CPU with NumPy's defaults (a warm-up call, then the mean of {part['plain_trials']} calls per side), "
+                "and a full Hotpath grading.", "",
+                "| method | rounds | median speedup | spread (max-min)/median | every round |",
+                "| --- | ---: | ---: | ---: | --- |",
+                f"| plain (warm-up, mean over trials, pinned) | {len(plain['speedups'])} | {x(plain['median'], 2)}x | {pct(plain['spread'])} | "
+                f"{', '.join(x(value, 1) for value in plain['speedups'])} |",
+                f"| Hotpath grading (harness, sandbox) | {len(hotpath['speedups'])} | {x(hotpath['median'], 2)}x | {pct(hotpath['spread'])} | "
+                f"{', '.join(x(value, 1) for value in hotpath['speedups'])} |", "",
+                f"Hotpath's median is {pct(part['agreement'])} from the plain one (target within ±{pct(part['target_agreement'])}): "
+                f"{'pass' if part['passes'] else 'FAIL'}. Each grading took {x(hotpath['median_grade_s'], 1)} s (median), "
+                f"{x(hotpath['median_measured_calls_s'], 1)} s of it in measured calls and {x(hotpath['median_harness_work_s'], 2)} s of the "
+                "harness's own work beyond them (sandbox wall time less every measured call); pairs at the headline size per grading: "
+                f"{', '.join(str(entry['headline_pairs']) for entry in hotpath['gradings'])}.", ""]
     if "calibration" in parts:
         part = parts["calibration"]
         out += [f"### Calibration ({part['measured_at'][:10]}, load average {part['load_average_before'][0]} before)", "",
