@@ -122,8 +122,8 @@ def timed_backend():
     class Timed(base):
         runs = []
 
-        def run(self, command, stdin=b""):
-            result = super().run(command, stdin=stdin)
+        def run(self, command, stdin=b"", **options):
+            result = super().run(command, stdin=stdin, **options)
             Timed.runs.append(result.wall_s)
             return result
 
