@@ -14,7 +14,7 @@ from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
 ROOT = BENCH_DIR.parent
-SCRIPTS = ("grading_bench.py", "leaderboard_bench.py", "load_bench.py")
+SCRIPTS = ("grading_bench.py", "leaderboard_bench.py", "load_bench.py", "page_speed.py")
 
 
 def main():

@@ -72,6 +72,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "questions.context_processors.bank_version",
             ],
             # Every measured figure on every page is written by these filters.
             "builtins": ["interview_platform.figures"],

@@ -1,6 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
@@ -17,7 +17,7 @@ CODING_PANEL_TEMPLATE = "grader/coding_panel.html"
 
 
 def browse(request):
-    return render(request, "questions/browse.html", {"browse": services.browse_questions(request.GET)})
+    return render(request, "questions/browse.html", {"browse": services.browse_questions(request.GET), "orders": services.ORDERS})
 
 
 def _coding_panel_exists():
@@ -32,7 +32,9 @@ def _coding_panel_exists():
 # Never from the browser's cache: Back after a submission must show the draft saved since, not the page as first served.
 @never_cache
 def detail(request, slug):
-    question = get_object_or_404(Question.objects.public(), slug=slug)
+    question = services.public_question(slug)
+    if question is None:
+        raise Http404("No such question.")
     user = request.user
     can_practise = user.is_authenticated and not question.is_retired
     form = None
@@ -56,7 +58,7 @@ def detail(request, slug):
         "previous_attempts": Attempt.objects.filter(user=user, question=question)[:5] if user.is_authenticated else [],
     }
     if question.kind == Kind.CODING:
-        context["exercise"] = question.current_exercise()
+        context["exercise"] = question.exercise
         if _coding_panel_exists():
             context["coding_panel_template"] = CODING_PANEL_TEMPLATE
     return render(request, "questions/detail.html", context)

@@ -21,6 +21,18 @@ def roomy_rate_limits(settings):
     settings.LOGIN_RATE = settings.SIGNUP_RATE = settings.PASSWORD_RESET_RATE = settings.SUBMISSION_RATE = "1000/m"
 
 
+@pytest.fixture(autouse=True)
+def fresh_bank_version():
+    """Each test's database starts over without a save signal (a rolled-back transaction): the
+    bank version a process remembers for a second or two (questions.bank_version) must not
+    carry over from the test before."""
+    from questions.bank_version import forget_bank_version
+
+    forget_bank_version()
+    yield
+    forget_bank_version()
+
+
 @pytest.fixture
 def make_user(db):
     """make_user(username, verified=True, **fields): an account with a password; verified

@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from questions.models import Kind, Question
+from questions import services as question_services
 
 from . import verification
 from .forms import ProfileForm, SignUpForm
@@ -18,10 +18,8 @@ TOO_MANY = "Too many attempts from here. Wait a few minutes, then try again."
 
 
 def home(request):
-    live = Question.objects.public().live()
-    counts = {kind: live.filter(kind=kind).count() for kind in Kind.values}
-    first = live.filter(kind=Kind.CONCEPT, difficulty="easy").order_by("title").first() or live.first()
-    return render(request, "home.html", {"counts": counts, "first_question": first})
+    summary = question_services.bank_summary()
+    return render(request, "home.html", {"counts": summary.counts, "first_question": summary.first_question})
 
 
 def _safe_next(request):

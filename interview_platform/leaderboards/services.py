@@ -8,6 +8,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
 from django.db.models import Count, F, Prefetch, Q, Value, Window
@@ -16,9 +17,12 @@ from django.utils.text import slugify
 
 from grader.models import Purpose, Submission
 from grader.states import Status, Verdict
+from questions.bank_version import bank_version
 from questions.models import DIFFICULTY_POINTS, Kind, Question
 
 from .models import CPU_HARDWARE, LeaderboardEntry, TopicScore, UserScore
+
+TOPICS_CACHE_S = 24 * 3600  # keyed by the bank's version, so never stale
 
 PAGE_SIZE = 50
 # Each exercise solved earns BASE_POINTS x its difficulty weight, plus one weight per
@@ -323,9 +327,14 @@ def exercises():
 
 
 def topics():
-    """(slug, topic) for every topic that has coding exercises, by name."""
-    names = Question.objects.public().filter(kind=Kind.CODING).values_list("topic", flat=True).distinct().order_by("topic")
-    return [(slugify(name), name) for name in names]
+    """(slug, topic) for every topic that has coding exercises, by name; cached under the bank's version."""
+    key = f"leaderboards:topics:{bank_version()}"
+    found = cache.get(key)
+    if found is None:
+        names = Question.objects.public().filter(kind=Kind.CODING).values_list("topic", flat=True).distinct().order_by("topic")
+        found = [(slugify(name), name) for name in names]
+        cache.set(key, found, TOPICS_CACHE_S)
+    return found
 
 
 def topic_for_slug(slug):

@@ -4,7 +4,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
 from grader.models import Submission
-from questions.models import DIFFICULTY_POINTS, Kind, Question
+from questions import services as question_services
+from questions.models import DIFFICULTY_POINTS, Kind
 
 from . import services
 from .models import LeaderboardEntry, TopicScore, UserScore, hardware_label
@@ -22,8 +23,9 @@ def index(request):
         "page_obj": _page(request, services.global_board()),
         "mine": mine,
         "my_position": services.position_of_score(mine) if mine else None,
-        "topics": services.topics(),
-        "exercises": services.exercises(),
+        # Read only when the cached list of boards (per bank version) is missing: the template calls them.
+        "topics": services.topics,
+        "exercises": services.exercises,
         "difficulty_points": DIFFICULTY_POINTS,
         "base_points": services.BASE_POINTS,
         "max_doublings": services.MAX_DOUBLINGS,
@@ -32,7 +34,9 @@ def index(request):
 
 
 def exercise(request, slug):
-    question = get_object_or_404(Question.objects.public(), slug=slug, kind=Kind.CODING)
+    question = question_services.public_question(slug)  # cached under the bank's version
+    if question is None or question.kind != Kind.CODING:
+        raise Http404("No such exercise.")
     available = services.hardware_for(question)
     hardware = request.GET.get("hardware") or (available[0] if available else None)
     mine = None
@@ -62,7 +66,8 @@ def topic(request, slug):
         "page_obj": _page(request, services.topic_board(name)),
         "mine": mine,
         "my_position": services.position_of_score(mine) if mine else None,
-        "exercises": services.exercises().filter(topic=name),
+        # Called by the template only when its cached list (per bank version) is missing.
+        "exercises": lambda: services.exercises().filter(topic=name),
     }
     return render(request, "leaderboards/topic.html", context)
 
