@@ -56,6 +56,20 @@ def test_interval_needs_three_pairs():
         stats.speedup_interval([1.0, 2.0, 3.0], [1.0, 2.0])
 
 
+def test_overhead_level_is_the_median_of_the_echoes_that_are_not_stalls():
+    """Per row: echoes above twice the lower quartile are stalls and left out; the
+    level is the plain median of the rest (both middle values averaged when even)."""
+    assert stats.overhead_level([1.0, 1.2, 1.1, 9.0]) == pytest.approx(1.1)  # 9.0 is a stall
+    assert stats.overhead_level([1.0, 1.2, 1.4, 1.6]) == pytest.approx(1.3)
+    assert stats.overhead_level([2.0]) == pytest.approx(2.0)
+    rng = np.random.default_rng(11)
+    for pairs in (1, 2, 5, 6, 15):
+        echoes = rng.lognormal(0.0, 0.4, size=(300, pairs)) * np.where(rng.random((300, pairs)) < 0.2, 6.0, 1.0)
+        lower_quartile = np.percentile(echoes, 25, axis=-1, keepdims=True)
+        expected = np.nanmedian(np.where(echoes <= 2.0 * lower_quartile, echoes, np.nan), axis=-1)
+        assert np.array_equal(stats.overhead_level(echoes), expected)
+
+
 def test_timing_stops_once_the_interval_is_within_the_bound():
     """Five steady pairs put the interval within 5% of a 40x speedup; the same
     pairs with one ratio 30% off do not, nor do two pairs (no interval yet)."""
