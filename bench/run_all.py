@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/run_all.py                 # all of them
     .venv/bin/python bench/run_all.py --only grading  # grading_bench.py alone
+    .venv/bin/python bench/run_all.py --only page_speed  # page_speed.py alone
 
 Each script writes its own bench/results/*.json; see docs/benchmarks.md for what
 they measure. Exits non-zero when any script failed to run.
@@ -22,7 +23,8 @@ def main():
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="run only this script (e.g. grading or grading_bench.py); may be repeated")
     args = parser.parse_args()
-    wanted = {name if name.endswith(".py") else f"{name}_bench.py" for name in args.only}
+    wanted = {name if name.endswith(".py") else f"{name}.py" if f"{name}.py" in SCRIPTS else f"{name}_bench.py"
+              for name in args.only}
     unknown = wanted - set(SCRIPTS)
     if unknown:
         parser.error(f"unknown script(s): {', '.join(sorted(unknown))}; choose from {', '.join(SCRIPTS)}")
