@@ -75,9 +75,9 @@ def test_timing_stops_once_the_interval_is_within_the_bound():
     pairs with one ratio 30% off do not, nor do two pairs (no interval yet)."""
     submission = [0.010, 0.0101, 0.0099, 0.0100, 0.0102]
     reference = [0.400, 0.404, 0.396, 0.401, 0.407]
-    assert stats.precise_enough(reference, submission, None, 0.05)
-    assert not stats.precise_enough(reference, submission, None, 0.001)
-    assert not stats.precise_enough(reference[:2], submission[:2], None, 0.5)
+    assert stats.precise_enough(reference, submission, None, 0.05) is True
+    assert stats.precise_enough(reference, submission, None, 0.001) is False
+    assert stats.precise_enough(reference[:2], submission[:2], None, 0.5) is False
     unsteady = [0.400, 0.404, 0.396, 0.401, 0.52]
     low, high = stats.speedup_interval(unsteady, submission)
     assert not stats.precise_enough(unsteady, submission, None, 0.05)
@@ -85,6 +85,16 @@ def test_timing_stops_once_the_interval_is_within_the_bound():
     half_width = (high - low) / 2 / stats.speedup(unsteady, submission)
     assert stats.precise_enough(unsteady, submission, None, half_width * 1.001)
     assert not stats.precise_enough(unsteady, submission, None, half_width * 0.999)
+
+
+def test_an_interval_exactly_at_the_bound_is_tight_enough():
+    """Ratios 4, 4, 4, 4, 5: the median is 4 and the interval [4, 5] (a resampled
+    median is 5 only when three of five draws are the 5: 5.8%, past the 97.5th
+    percentile's tail), a half-width of exactly 12.5% of the speedup."""
+    reference, submission = [4.0, 4.0, 4.0, 4.0, 5.0], [1.0] * 5
+    assert stats.speedup_interval(reference, submission) == (4.0, 5.0)
+    assert stats.precise_enough(reference, submission, None, 0.125) is True
+    assert stats.precise_enough(reference, submission, None, 0.124) is False
 
 
 def test_the_stopping_rule_reads_net_times_when_there_is_an_echo():
