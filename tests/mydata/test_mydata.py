@@ -82,7 +82,7 @@ def test_the_only_owner_of_a_team_must_hand_it_over_first(candidate_client, cand
     assert not candidate.is_active and Membership.objects.filter(organisation=team).count() == 1
 
 
-def test_signup_page_says_what_stays_with_a_team(client):
+def test_signup_page_says_what_stays_with_a_team(client, db):  # the page is cached under the bank version, read from the database
     assert "stays with that team" in client.get(reverse("accounts:signup")).content.decode()
 
 
