@@ -62,6 +62,7 @@ def grade_solution(slug, folder):
         "headline_size": max((entry["size"] for entry in report.get("sizes") or []), default=None),
         "message": report.get("message", ""),
         "grading_s": seconds,
+        "harness_version": report.get("harness_version"),
     }
 
 
@@ -73,12 +74,12 @@ def markdown(results):
     lines = [
         f"Last run {results['measured_at']} on {results['host']} (`bench/bank_bench.py`); each row says when it was measured.",
         "",
-        "| exercise | verdict | headline size | speedup | 95% interval | peak MiB (solution / reference) | grading time | measured |",
-        "| --- | --- | ---: | ---: | --- | ---: | ---: | --- |",
+        "| exercise | verdict | headline size | speedup | 95% interval | peak MiB (solution / reference) | grading time | measured | harness |",
+        "| --- | --- | ---: | ---: | --- | ---: | ---: | --- | --- |",
     ]
     for slug, row in sorted(results["exercises"].items()):
         if row.get("target") == "gpu":
-            lines.append(f"| {slug} (GPU) | not measured: no GPU on this host | | | | | | |")
+            lines.append(f"| {slug} (GPU) | not measured: no GPU on this host | | | | | | | |")
             continue
         interval = row.get("speedup_ci")
         size = row.get("headline_size")
@@ -92,6 +93,8 @@ def markdown(results):
             f"{_mib(row.get('peak_memory_bytes'))} / {_mib(row.get('reference_peak_memory_bytes'))}",
             f"{row['grading_s']:.0f} s",
             row.get("measured_at", "-"),
+            # Rows measured before the version was recorded: harness 1.6 or earlier (NumPy's huge pages off).
+            row.get("harness_version") or "≤1.6",
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
