@@ -171,6 +171,9 @@ def test_names_shown_only_for_people_who_opted_in(make_user, public):
     assert services.public_name(shy) == "Anonymous"
     assert services.public_name(proud) == "Proud Pat"
     assert services.public_name(blank) == "Anonymous"
+    # A person without a profile row at all (made before profiles existed, say) is anonymous too.
+    shy.profile.delete()
+    assert services.public_name(type(shy).objects.get(pk=shy.pk)) == "Anonymous"
 
 
 def test_rebuild_reproduces_the_incremental_tables(make_user, make_exercise, make_submission):
@@ -242,16 +245,18 @@ def test_places_among_equal_speedups(make_user, make_exercise, make_submission):
     assert services.position_of_entry(LeaderboardEntry.objects.get(submission=lone)) == 1
 
     unknown_late = make_submission(make_user("unknown-late"), exercise, speedup=2.0, memory=None, minutes=9)
+    # Recorded before twin at the same moment and memory, but slower: the id breaks ties of equal speed only.
+    slow_twin = make_submission(make_user("slow-twin"), exercise, speedup=1.5, memory=None, minutes=9)
     twin = make_submission(make_user("twin"), exercise, speedup=2.0, memory=None, minutes=9)
     lean = make_submission(make_user("lean"), exercise, speedup=2.0, memory=10, minutes=30)
     fast = make_submission(make_user("fast"), exercise, speedup=2.5, memory=None, minutes=40)
 
     places = {
         submission.user.username: services.position_of_entry(LeaderboardEntry.objects.get(submission=submission))
-        for submission in (lone, unknown_late, twin, lean, fast)
+        for submission in (lone, unknown_late, slow_twin, twin, lean, fast)
     }
-    assert places == {"fast": 1, "lean": 2, "lone": 3, "unknown-late": 4, "twin": 5}
-    assert board_users(exercise.question) == ["fast", "lean", "lone", "unknown-late", "twin"]
+    assert places == {"fast": 1, "lean": 2, "lone": 3, "unknown-late": 4, "twin": 5, "slow-twin": 6}
+    assert board_users(exercise.question) == ["fast", "lean", "lone", "unknown-late", "twin", "slow-twin"]
 
 
 def test_places_on_the_global_board_break_ties_by_time_then_person(make_user, make_exercise, make_submission):
