@@ -10,8 +10,9 @@ Order of work:
      full mode, per size: one warm-up pair (reference first; its times are the
      per-size first_call_s), then pairs on fresh inputs, the order within
      each pair drawn at random: at least MIN_PAIRS and at most `repeats`,
-     stopping once the speedup's interval is tight (HEADLINE_HALF_WIDTH). Every call's answer is compared with
-     the reference's answer for the same input.
+     stopping once the speedup's interval is tight (HEADLINE_HALF_WIDTH).
+     Every call's answer is compared with the reference's answer for the
+     same input.
 
 On GPU the timed window excludes the host<->device copies (see sides.py);
 copy_phase_overrun() keeps work from hiding in them. On CPU the window holds
@@ -161,6 +162,11 @@ class SizeRecord:
         self.answer_bytes = 0
         self.correct = True
         self.stopped = STOPPED_PLANNED
+
+    def overhead(self):
+        """The echo timings the statistics net both sides of, or None on GPU
+        (no echo: the copies are already outside the window)."""
+        return self.transfer or None
 
 
 class ProgressNotes:
@@ -360,9 +366,7 @@ class Grading:
         return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
 
     def _precise_enough(self, record, half_width):
-        # GPU: no echo, the copies are already outside the window.
-        overhead = record.transfer or None
-        return stats.precise_enough(record.times["reference"], record.times["submission"], overhead, half_width)
+        return stats.precise_enough(record.times["reference"], record.times["submission"], record.overhead(), half_width)
 
     def _room_for_another_pair(self, record, later_sizes):
         """Whether one more timed pair at this size still leaves the later sizes
@@ -666,9 +670,8 @@ class Grading:
     def _size_summary(self, record):
         submission, reference = record.times["submission"], record.times["reference"]
         # Times are net of the harness's transfer overhead (see _echo); the raw
-        # medians stay in the report so nothing is hidden. GPU: no echo, the
-        # copies are already outside the window.
-        overhead = record.transfer or None
+        # medians stay in the report so nothing is hidden.
+        overhead = record.overhead()
         interval = stats.speedup_interval(reference, submission, overhead)
         return _size_entry(
             record.size,
