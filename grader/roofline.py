@@ -17,7 +17,8 @@ AT_THE_ROOF = 0.6
 #: Below this fraction, the time is not going to the resource the roof measures.
 FAR_BELOW = 0.2
 #: What a report's `roofline.host` keeps of the measurement.
-HOST_FIELDS = ("host", "cpu_model", "cpu", "logical_cpus", "bandwidth_gbs", "copy_gbs", "triad_gbs", "compute_gflops", "measured_at", "command")
+HOST_FIELDS = ("host", "cpu_model", "cpu", "logical_cpus", "bandwidth_gbs", "copy_gbs", "triad_gbs", "compute_gflops", "measured_at", "command",
+               "transparent_huge_pages", "shmem_huge_pages")
 
 
 def for_report(spec, report, limits=None):

@@ -24,7 +24,10 @@ logger = logging.getLogger(__name__)
 #: vectorised answers' speed against what a learner measures at home or production code
 #: gets (docs/benchmarks.md, "The headline against a plain measurement"). Repeatability
 #: comes from the stopping rule's extra pairs where a host is unsteady instead, and every
-#: report names the host's huge pages mode (host_limits.hardware_identity).
+#: report names the host's huge pages modes (host_limits.hardware_identity): the one for
+#: ordinary memory, and the one for shared memory, which the inputs and answers cross the
+#: sandbox in (memfds; scripts/tune_grading_host.sh gives them huge pages, as NumPy's own
+#: large arrays have, and the harness's copies and frees then cost a third as much).
 SANDBOX_MEMORY_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
 
 

@@ -19,7 +19,7 @@ from .conftest import TINY_FILES, needs_harness
 LIMITS = {
     "host": "grader-1", "cpu_model": "Test CPU 3000", "cpu": 1, "logical_cpus": 2, "bandwidth_gbs": 10.0,
     "copy_gbs": 9.0, "triad_gbs": 10.0, "compute_gflops": 20.0, "measured_at": "2026-12-03T15:00:00+00:00",
-    "command": "python manage.py measure_host",
+    "command": "python manage.py measure_host", "transparent_huge_pages": "madvise", "shmem_huge_pages": "within_size",
 }
 WORK = {"bytes": "16*n", "flops": "3*n"}
 N = 1_000_000  # 16 MB to move and 3 MFLOP to do
@@ -96,6 +96,7 @@ def test_the_host_is_measured_on_a_runner_cpu_and_kept_with_its_identity():
     assert limits["bandwidth_gbs"] == max(limits["copy_gbs"], limits["triad_gbs"])
     assert limits["cpu_model"] and limits["host"] and limits["measured_at"]
     assert limits["transparent_huge_pages"] == host_limits.transparent_huge_pages()
+    assert limits["shmem_huge_pages"] == host_limits.transparent_huge_pages(host_limits.SHMEM_HUGE_PAGES)
     out = StringIO()
     call_command("measure_host", "--json", stdout=out)
     assert json.loads(out.getvalue())["cpu"] in os.sched_getaffinity(0)
@@ -111,6 +112,9 @@ def test_the_page_draws_the_chart_and_shows_the_hint(candidate_client, candidate
     html = candidate_client.get(reverse("grader:detail", args=[submission.pk])).content.decode()
     assert 'id="roofline-chart"' in html and 'id="roofline-data"' in html
     assert "84% of this machine&#x27;s memory bandwidth" in html and "Test CPU 3000" in html and "10 GB/s" in html
+    # A memory-bound figure depends on the host's huge pages modes, so the page names them.
+    assert "Huge pages: <code>madvise</code> for your arrays" in html
+    assert "<code>within_size</code>\n        for the inputs handed to your function" in html
 
 
 @needs_harness
@@ -126,6 +130,8 @@ def test_grade_json_reports_the_roofline_per_size_and_for_the_host(exercise_vers
     assert report["verdict"] == "accepted", report["message"]
     figures = report["roofline"]
     assert figures["host"]["bandwidth_gbs"] > 0 and figures["host"]["cpu_model"]
+    assert figures["host"]["transparent_huge_pages"] == host_limits.transparent_huge_pages()
+    assert figures["host"]["shmem_huge_pages"] == host_limits.transparent_huge_pages(host_limits.SHMEM_HUGE_PAGES)
     assert [row["size"] for row in figures["sizes"]] == [2000, 8000]
     for row in figures["sizes"]:
         assert row["bytes"] == 16 * row["size"] and row["flops"] == 2 * row["size"]
@@ -138,6 +144,7 @@ def test_grade_json_reports_the_roofline_per_size_and_for_the_host(exercise_vers
     ("always [madvise] never\n", "madvise"),
     ("[always] madvise never\n", "always"),
     ("always madvise [never]\n", "never"),
+    ("always [within_size] advise never deny force\n", "within_size"),
     ("garbled\n", "unknown"),
 ])
 def test_the_report_names_the_hosts_huge_pages_mode(tmp_path, text, mode):
