@@ -38,11 +38,10 @@ PLANNED = 15
 
 def stopped(reference, submission, echo, half_width, planned=PLANNED):
     """The rule as the supervisor applies it: (speedup, interval, pairs used)."""
-    for count in range(MIN_PAIRS, planned + 1):
-        columns = (reference[:count], submission[:count], None if echo is None else echo[:count])
-        if count == planned or stats.precise_enough(*columns, half_width):
-            return stats.speedup(*columns), stats.speedup_interval(*columns), count
-    raise AssertionError("unreachable")
+    met = stats.counts_meeting_the_rule(reference, submission, echo, half_width, MIN_PAIRS, planned)
+    count = next(met, planned)
+    columns = (reference[:count], submission[:count], None if echo is None else echo[:count])
+    return stats.speedup(*columns), stats.speedup_interval(*columns), count
 
 
 def spread(values):

@@ -130,6 +130,19 @@ def precise_enough(reference_times, submission_times, overhead_times, half_width
     return high - low <= 2.0 * half_width * point
 
 
+def counts_meeting_the_rule(reference_times, submission_times, overhead_times, half_width, first, last):
+    """The stopping rule replayed on recorded pairs: each count of pairs from
+    `first` to `last`, in order, at which precise_enough holds over that many
+    first pairs (lazily: a replay that wants the stop takes the first). The
+    supervisor asks the same question as its pairs come in; this is how a
+    report's `calls` or a recorded run are checked against it afterwards
+    (tests/harness, bench/stopping_study.py)."""
+    for count in range(first, last + 1):
+        overhead = None if overhead_times is None else overhead_times[:count]
+        if precise_enough(reference_times[:count], submission_times[:count], overhead, half_width):
+            yield count
+
+
 def _pairs(reference_times, submission_times, overhead_times):
     reference = np.asarray(reference_times, dtype=float)
     submission = np.asarray(submission_times, dtype=float)

@@ -146,8 +146,7 @@ def assert_stopped_by_the_rule(entry, half_width, planned):
     count of pairs whose interval met the bound, and any other stop came before
     one did (the budget's check follows the rule's; the planned count ends the loop)."""
     columns = [entry["calls"][key] for key in ("reference_s", "submission_s", "echo_s")]
-    met = [count for count in range(supervisor.MIN_PAIRS, entry["pairs"] + 1)
-           if stats.precise_enough(*(column[:count] for column in columns), half_width)]
+    met = list(stats.counts_meeting_the_rule(*columns, half_width, supervisor.MIN_PAIRS, entry["pairs"]))
     if entry["stopped"] == supervisor.STOPPED_PRECISE:
         assert met[:1] == [entry["pairs"]], (met, entry["pairs"])
     elif entry["stopped"] == supervisor.STOPPED_BUDGET:

@@ -107,6 +107,20 @@ def test_the_stopping_rule_reads_net_times_when_there_is_an_echo():
     assert not stats.precise_enough(reference, submission, echo, 0.06)
 
 
+def test_the_rule_replayed_names_every_count_of_pairs_that_meets_it():
+    """Ratios 5, 4, 5 then 4s: three pairs already sit within ±10% of the median
+    (5), the next ones do not until enough 4s outvote the 5s; met at 8, lost
+    again at 9 (a 5 can still be the resampled median), then for good. The
+    supervisor stops at the first count it asks from; a replay sees them all.
+    With the echoes taken out the ratios are 9, 7, 9 then 7s, and three pairs
+    are no longer within the bound."""
+    reference = [5.0, 4.0, 5.0] + [4.0] * 9
+    submission = [1.0] * 12
+    assert list(stats.counts_meeting_the_rule(reference, submission, None, 0.10, 3, 12)) == [3, 8, 10, 11, 12]
+    assert list(stats.counts_meeting_the_rule(reference, submission, None, 0.10, 4, 11)) == [8, 10, 11]
+    assert list(stats.counts_meeting_the_rule(reference, submission, [0.5] * 12, 0.10, 3, 12)) == [8, 10, 11, 12]
+
+
 def test_scaling_exponent_fits_power_laws():
     sizes = [1000, 10_000, 100_000]
     assert stats.scaling_exponent(sizes, [2e-9 * n for n in sizes]) == pytest.approx(1.0)
