@@ -18,6 +18,9 @@ Parts:
                  and what each grading cost (wall time, pairs, the harness's own work beyond the measured calls).
   throughput     a queue of submissions (quick-check mode, honest and wrong mixed) drained by 1 and
                  by 2 worker processes: submissions per minute, and none lost.
+  shmem          huge pages for the sandbox's shared memory (the memfds inputs and answers cross in): what
+                 a 128 MB memfd costs and what a grading costs with the kernel's shmem mode at "never" and at
+                 "within_size" (root only: it switches the mode and restores it).
 
 latency and throughput use PostgreSQL (--database-url, created if missing, migrated, bank loaded with
 --skip-validation) and Redis (--redis-url); the worker gets the same settings through its environment.
@@ -37,12 +40,13 @@ from grading_headline import part_headline
 from grading_latency import part_latency, run_probe_worker
 from grading_markdown import markdown
 from grading_setup import bench_environment, load_average, machine_facts
+from grading_shmem import part_shmem
 from grading_throughput import part_throughput
 
 RESULTS = ROOT / "bench" / "results" / "grading.json"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/helper_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/8"
-PARTS = ("repeatability", "calibration", "headline", "latency", "throughput")
+PARTS = ("repeatability", "calibration", "headline", "latency", "throughput", "shmem")
 
 
 def save(part, result, args):
@@ -92,7 +96,7 @@ def main():
         return 0
     setup_django(bench_environment(args.database_url, args.redis_url))
     runners = {"repeatability": part_repeatability, "calibration": part_calibration, "headline": part_headline,
-               "latency": part_latency, "throughput": part_throughput}
+               "latency": part_latency, "throughput": part_throughput, "shmem": part_shmem}
     failed = []
     for part in PARTS if args.part == "all" else (args.part,):
         print(f"{part}:", flush=True)

@@ -122,4 +122,18 @@ def markdown(data):
             out.append(f"| {r['workers']} | {r['submissions']} | {r['graded']} | {r['lost']} | {r['right_verdicts']} | {r['claimed_more_than_once']} | "
                        f"{x(r['drain_s'], 1)} s | {x(r['per_minute'], 1)} |")
         out += ["", f"2 workers vs 1: {x(part['scaling_2_vs_1'], 2)}x.", ""]
+    if "shmem" in parts and "modes" in parts["shmem"]:
+        part = parts["shmem"]
+        out += [f"### Huge pages for the sandbox's shared memory ({part['measured_at'][:10]}, load average {part['load_average_before'][0]} before)", "",
+                "A 128 MB memfd (medians of 9) and full gradings of the model solutions, the kernel's shmem huge pages mode "
+                f"switched between rounds (found at `{part['mode_found']}`, restored after).", "",
+                "| shmem mode | memfd: allocate | fill | map | free | exercise | gradings | median wall | harness work | median speedup |",
+                "| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |"]
+        for mode, result in part["modes"].items():
+            memfd = result["memfd_128mb"]
+            cells = f"{memfd['allocate_ms']:.1f} ms | {memfd['fill_ms']:.1f} ms | {memfd['map_ms']:.1f} ms | {memfd['free_ms']:.1f} ms"
+            for slug, grading in result["gradings"].items():
+                out.append(f"| `{mode}` | {cells} | {slug} | {grading['gradings']} | {x(grading['median_grade_s'], 1)} s | "
+                           f"{x(grading['median_harness_work_s'], 2)} s | {x(grading['median_speedup'], 2)}x |")
+        out.append("")
     return "\n".join(out)

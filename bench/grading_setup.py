@@ -59,11 +59,13 @@ def current_version(slug):
 
 
 def machine_facts():
-    from grader.host_limits import cpu_model  # after Django's set-up
+    from grader.host_limits import SHMEM_HUGE_PAGES, cpu_model, transparent_huge_pages  # after Django's set-up
 
     facts = {
         "cpus": os.cpu_count(),
         "cpu_model": cpu_model(),
+        "transparent_huge_pages": transparent_huge_pages(),
+        "shmem_huge_pages": transparent_huge_pages(SHMEM_HUGE_PAGES),
         "python": platform.python_version(),
         "kernel": platform.release(),
         "openblas_env": {name: os.environ.get(name) for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS")},
