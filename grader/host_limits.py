@@ -37,6 +37,8 @@ LOCK_NAME = "hotpath-host-limits.lock"
 
 TRANSPARENT_HUGE_PAGES = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 SHMEM_HUGE_PAGES = Path("/sys/kernel/mm/transparent_hugepage/shmem_enabled")
+#: shmem modes under which a memfd gets huge pages without asking (scripts/tune_grading_host.sh sets within_size).
+SHMEM_HUGE_PAGES_GIVEN = ("within_size", "always", "force")
 
 
 class MeasurementFailed(RuntimeError):
@@ -143,4 +145,11 @@ def measure_at_worker_start():
         "host limits on %s (%s), CPU %s: %.1f GB/s memory bandwidth, %.1f GFLOP/s on one core",
         limits["host"], limits["cpu_model"], limits["cpu"], limits["bandwidth_gbs"], limits["compute_gflops"],
     )
+    if limits.get("shmem_huge_pages") not in SHMEM_HUGE_PAGES_GIVEN:
+        logger.warning(
+            "this grading host gives shared memory no huge pages (shmem_enabled: %s): the sandbox's inputs and answers "
+            "then cost the harness about twice its own work, and memory-bound answers read their inputs more slowly "
+            "than at a learner's desk. Run scripts/tune_grading_host.sh as root (docs/architecture.md).",
+            limits.get("shmem_huge_pages"),
+        )
     return limits

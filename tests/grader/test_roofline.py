@@ -1,6 +1,7 @@
 """Roofline feedback: the host's limits measured on the runner's CPU, per-size GB/s
 and GFLOP/s for both sides against them, the hint built from them, the page's chart."""
 import json
+import logging
 import os
 import shutil
 from io import StringIO
@@ -154,3 +155,15 @@ def test_the_report_names_the_hosts_huge_pages_mode(tmp_path, text, mode):
     setting.write_text(text)
     assert host_limits.transparent_huge_pages(setting) == mode
     assert host_limits.transparent_huge_pages(tmp_path / "absent") == "unknown"
+
+
+@pytest.mark.parametrize("mode, warned", [("never", True), ("advise", True), ("within_size", False), ("always", False)])
+def test_a_worker_on_an_untuned_host_says_so_when_it_starts(monkeypatch, caplog, mode, warned):
+    """Without huge pages for shared memory the harness's own work doubles and
+    memory-bound figures drop (docs/benchmarks.md): the worker's log says how to fix it."""
+    monkeypatch.setattr(host_limits, "measure_and_store", lambda: {**LIMITS, "shmem_huge_pages": mode})
+    with caplog.at_level(logging.WARNING, logger=host_limits.logger.name):
+        assert host_limits.measure_at_worker_start()["shmem_huge_pages"] == mode
+    warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert bool(warnings) is warned
+    assert all(f"shmem_enabled: {mode}" in text and "scripts/tune_grading_host.sh" in text for text in warnings)
