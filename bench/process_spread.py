@@ -4,11 +4,12 @@ with NumPy's transparent huge pages on (its default) and off:
     .venv/bin/python bench/process_spread.py [--processes 8]
 
 Each round starts a fresh interpreter pinned to one CPU that times python-loop-to-numpy's
-model solution on 6.4 M elements (15 calls after a warm-up; fresh input each call, as
-in a grading) and the reference's Python loop on 800 k elements (3 calls). The modes
-alternate round by round so both meet the host in the same minutes. Reported per mode
-and kind of work: the median of each process's median, and the spread between
-processes ((max - min) / median). A grading's headline is the ratio of the two kinds,
+model solution (bench/submissions) on 6.4 M elements (15 calls after a warm-up; fresh
+input from the exercise's own inputs.py each call, as in a grading) and the exercise's
+reference loop on 800 k elements (3 calls). The modes alternate round by round so
+both meet the host in the same minutes. Reported per mode and kind of work: the
+median of each process's median, and the spread between processes ((max - min) /
+median). A grading's headline is the ratio of the two kinds,
 so it cannot repeat more tightly than they do.
 """
 import argparse
@@ -16,30 +17,35 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
+ROOT = Path(__file__).resolve().parents[1]
+EXERCISE = next((ROOT / "questions" / "bank").glob("*/python-loop-to-numpy"))
+ANSWER = ROOT / "bench" / "submissions" / "python-loop-to-numpy" / "numpy_honest.py"
+
+#: Run in a fresh interpreter: the files a grading of python-loop-to-numpy uses (the model
+#: solution the grading bench grades, the bank's reference and its input generator).
 SCRIPT = """
-import json, os, time
+import json, os, sys, time, types
 import numpy as np
 os.sched_setaffinity(0, {int(os.environ["PIN_CPU"])})
-def answer(x):
-    y = x * 2.0
-    y += 1.0
-    return np.square(y, out=y)
-def loop(x):
-    out = np.empty_like(x)
-    for i in range(len(x)):
-        out[i] = (2.0 * x[i] + 1.0) ** 2
-    return out
-rng = np.random.default_rng()
+def load(path, name):
+    module = types.ModuleType(name)
+    exec(compile(open(path).read(), path, "exec"), module.__dict__)
+    return module
+exercise, answer_path = sys.argv[1:3]
+answer = load(answer_path, "answer").transform
+loop = load(os.path.join(exercise, "reference.py"), "reference").transform
+make_inputs = load(os.path.join(exercise, "inputs.py"), "inputs").make_inputs
 def timed(function, size, calls):
-    function(rng.uniform(-30.0, 30.0, size))
+    function(*make_inputs(size, 0))
     times = []
-    for _ in range(calls):
-        x = rng.uniform(-30.0, 30.0, size)
+    for call in range(1, calls + 1):
+        args = make_inputs(size, call)
         started = time.perf_counter()
-        function(x)
+        function(*args)
         times.append(time.perf_counter() - started)
     return float(np.median(times))
 print(json.dumps({"vectorised_s": timed(answer, 6_400_000, 15), "python_loop_s": timed(loop, 800_000, 3)}))
@@ -51,7 +57,8 @@ def one_process(huge_pages, cpu):
     environment.update(PIN_CPU=str(cpu), OPENBLAS_NUM_THREADS="1")
     if not huge_pages:
         environment["NUMPY_MADVISE_HUGEPAGE"] = "0"
-    done = subprocess.run([sys.executable, "-c", SCRIPT], env=environment, capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(EXERCISE), str(ANSWER)], env=environment,
+                          capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
 
