@@ -16,9 +16,10 @@
 #     the guest, so the next call reuses backed pages, as on a physical machine.
 #   huge pages for shared memory (shmem_enabled): every input and every answer
 #     crosses the sandbox in a memfd, which is shared memory. With 4 KiB pages the
-#     harness spent ~0.2 s a pair at 128 MB allocating, filling and freeing them
-#     (a fuse-elementwise-chain grading: 15.6 s of its own work, 5.7 s with huge
-#     pages), and the code under test read its inputs through 4 KiB pages while
+#     harness spent about 0.3 s a pair at 128 MB allocating, filling and freeing
+#     them (a fuse-elementwise-chain grading: 11.8 s of its own work, 5.3 s with
+#     huge pages; grading_bench.py --part shmem, docs/benchmarks.md), and the code
+#     under test read its inputs through 4 KiB pages while
 #     NumPy's own large arrays, as at a learner's desk, get 2 MiB ones. within_size
 #     gives a memfd huge pages wherever they lie wholly inside it.
 #   reported, not changed: transparent huge pages for ordinary memory (graded
