@@ -3,6 +3,7 @@ member) live in tests/teams/conftest.py beside the tests that use them."""
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.live_server_gate import RequestGate
 from tests.sandbox_backends import BACKENDS, require_backend
 
 
@@ -11,6 +12,23 @@ def sandbox_backend(request):
     """'bwrap' or 'docker': a test that takes it runs on both (tests/sandbox_backends.py)."""
     require_backend(request.param)
     return request.param
+
+
+@pytest.fixture(autouse=True)
+def live_server_settles(request):
+    """A test that uses the live server ends only once the server has finished every
+    request its browser sent, and turns later ones away, before the database is
+    emptied (tests/live_server_gate.py says why). Set up after transactional_db, so
+    torn down before its flush, and before the test's own page fixtures, so after
+    they close their pages."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    gate = RequestGate.on(request.getfixturevalue("live_server"))
+    gate.open()
+    yield
+    gate.close_and_wait(timeout_s=30)
 
 
 @pytest.fixture(autouse=True)
