@@ -1,6 +1,6 @@
 """Grading pipeline benchmarks: repeatability, calibration, latency and throughput.
 
-    .venv/bin/python bench/grading_bench.py                       # every part (about 16 minutes on 2 cores)
+    .venv/bin/python bench/grading_bench.py                       # every part (about 36 minutes on 2 cores)
     .venv/bin/python bench/grading_bench.py --part calibration    # one part
     .venv/bin/python bench/grading_bench.py --quick               # fewer gradings per part, for a smoke run
     .venv/bin/python bench/grading_bench.py --markdown            # print docs tables from the saved results
