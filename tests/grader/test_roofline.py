@@ -54,8 +54,11 @@ def test_per_size_figures_for_both_sides_against_the_hosts_roofs():
     ("time_s", "words"),
     [
         (0.0019, ["you are at 84% of this machine's memory bandwidth", "fewer passes over memory, not faster ones"]),
-        (0.004, ["at 40% of this machine's memory bandwidth", "extra passes and temporary arrays"]),
-        (0.1, ["at 2% of this machine's memory bandwidth", "something other than moving the data"]),
+        (0.004, ["at 40% of this machine's memory bandwidth", "about 2.5 times", "extra passes and temporary arrays"]),
+        (0.024, ["at 7% of this machine's memory bandwidth", "about 15 times", "extra passes and temporary arrays"]),
+        (0.079, ["at 2% of this machine's memory bandwidth", "about 49 times", "extra passes and temporary arrays"]),
+        (0.081, ["at 2% of this machine's memory bandwidth", "about 51 times", "per-element work in Python"]),
+        (0.8, ["at 0.2% of this machine's memory bandwidth", "about 500 times", "per-element work in Python"]),
         (0.0008, ["at 200% of this machine's memory bandwidth", "fits in the CPU's caches"]),
     ],
 )
