@@ -120,6 +120,11 @@ def accepted_hint(speedup, memory, reference_memory, first_call_s, fastest_call_
     return " ".join(hints[:2])
 
 
+MODIFIED_INPUT_HINT = (
+    "In-place operations on an argument (`x *= 2`, `x += 1`, `out=x`, `x.sort()`, `x[...] = ...`) change the "
+    "caller's array: start from a copy (`y = x * 2.0` makes a new array; so does `x.copy()`), then work in place on that."
+)
+
 HINTS = {
     WRONG_ANSWER: "Run your function and the reference on the failing input and compare them element by element; "
     "check edge cases (empty input, NaN, inf) and dtype.",

@@ -490,6 +490,7 @@ class Grading:
                 f"Your function modified its input (argument {which}) on {label}. This exercise expects the "
                 "inputs to be left unchanged: work on a copy or write into a new array.",
                 {"input": label, "modified_arguments": [position + 1 for position in changed]},
+                hint=feedback.MODIFIED_INPUT_HINT,
             )
 
     def _check_placement(self, outcomes, label, record):

@@ -130,6 +130,28 @@ def test_a_wrong_number_has_no_index_and_a_wrong_tuple_item_says_which():
     assert wrong((1.0, 2.0), (1.5, 2.5)).message.startswith("Wrong value (item 0 of the tuple): expected 1.0, got 1.5")
 
 
+def test_a_narrower_float_answer_is_told_why_its_values_differ():
+    expected = np.array([2231.9466312816176, 1.0])
+    note = (" Your array is float32, the reference's float64: float32 cannot hold the digits this tolerance asks for, "
+            "so compute in float64 and return float64.")
+    assert wrong(expected, expected.astype(np.float32), {"rtol": 1e-12, "atol": 0.0}).message.endswith(note)
+    complex_note = wrong(np.array([1 / 3 + 1j]), np.array([1 / 3 + 1j], dtype=np.complex64), {"rtol": 1e-12, "atol": 0.0}).message
+    assert complex_note.endswith("Your array is complex64, the reference's complex128: complex64 cannot hold the digits "
+                                 "this tolerance asks for, so compute in complex128 and return complex128.")
+
+
+@pytest.mark.parametrize(
+    ("expected", "got"),
+    [
+        (np.array([1.0, 2.0], dtype=np.float32), np.array([1.0, 2.5])),  # wider than the reference's
+        (np.array([1.0, 2.0], dtype=np.float32), np.array([1.0, 2.5], dtype=np.float32)),  # the same width
+        (np.array([1, 2], dtype=np.int64), np.array([1, 3], dtype=np.int32)),  # integers are exact at any width
+    ],
+)
+def test_no_precision_note_where_precision_is_not_the_cause(expected, got):
+    assert "cannot hold the digits" not in wrong(expected, got, {"rtol": 1e-9, "atol": 0.0}).message
+
+
 def test_numbers_are_shown_exactly():
     assert compare.format_number(np.float32(0.1)) == "0.10000000149011612"
     assert compare.format_number(np.complex128(1 + 2j)) == "(1+2j)"

@@ -5,7 +5,7 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from grader.harness import protocol, stats, supervisor
+from grader.harness import feedback, protocol, stats, supervisor
 
 from .jobs import DEFAULT_JOB, LOOP_REFERENCE, VECTOR_SOLUTION, run_job
 
@@ -311,6 +311,7 @@ def test_input_mutation_is_caught(tmp_path):
     run = run_job(tmp_path, submission)
     assert run.verdict == "wrong_answer", run
     assert "modified its input (argument 1)" in run.report["message"]
+    assert run.report["hint"] == feedback.MODIFIED_INPUT_HINT
 
 
 def test_output_flood_hits_output_limit(tmp_path):
