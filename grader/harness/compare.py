@@ -21,10 +21,16 @@ class Mismatch:
     failure: dict = field(default_factory=dict)
 
 
+#: Added when the whole answer is None where the reference returns something.
+NO_RETURN_NOTE = " A function that reaches its end without a `return` statement returns None: return the result."
+
+
 def compare(expected, got, tolerance, custom_check=None, args=()):
     """None when `got` is acceptable, else a Mismatch saying why."""
     problem = _check_structure(expected, got, "")
     if problem:
+        if got is None:  # the whole answer, not an item of a tuple
+            return Mismatch(problem.message + NO_RETURN_NOTE, problem.failure)
         return problem
     if custom_check is not None:
         return _run_custom_check(custom_check, expected, got, args)

@@ -8,6 +8,7 @@ imports the parser cannot see (`__import__` of a computed name).
 """
 import ast
 import builtins
+import difflib
 from dataclasses import dataclass
 
 #: Standard-library modules with no access to the OS, files or processes.
@@ -52,6 +53,14 @@ class Problem:
     verdict: str  # "rejected", "syntax_error" or "runtime_error"
     message: str
     line: int | None = None
+    hint: str | None = None  # instead of the verdict's general hint
+
+
+#: The hint when the function the grader calls is missing.
+MISSING_ENTRY_POINT_HINT = (
+    "The grader calls your function by its name with the arguments the starter code shows: keep the starter's "
+    "`def` line and change only what is inside it."
+)
 
 
 def allowed_modules(allowed_imports):
@@ -72,9 +81,21 @@ def check_source(source, allowed_imports, entry_point):
         problem = _check_node(node, allowed)
         if problem:
             return problem
-    if not _binds_at_top_level(tree, entry_point):
-        return Problem("runtime_error", f"Your code does not define a function named `{entry_point}`.")
+    bound = set(_top_level_names(tree))
+    if entry_point not in bound:
+        return Problem("runtime_error", f"Your code does not define a function named `{entry_point}`.{_did_you_mean(entry_point, bound)}",
+                       hint=MISSING_ENTRY_POINT_HINT)
     return None
+
+
+def _did_you_mean(entry_point, bound):
+    """A sentence naming the defined name `entry_point` was probably meant to be
+    (a typo, another case), or nothing when none is close."""
+    close = difflib.get_close_matches(entry_point, sorted(bound), n=1, cutoff=0.75)
+    if not close:
+        folded = [name for name in sorted(bound) if name.lower() == entry_point.lower()]
+        close = folded[:1]
+    return f" It defines `{close[0]}`: rename it `{entry_point}`." if close else ""
 
 
 def _check_node(node, allowed):
@@ -114,24 +135,24 @@ def _banned_attribute(name):
     return name.startswith("__") and name.endswith("__") and name not in ALLOWED_DUNDER_ATTRIBUTES
 
 
-def _binds_at_top_level(tree, name):
+def _top_level_names(tree):
+    """Every name a module binds at its top level (functions, classes, assignments,
+    imports), including inside top-level if, try and with blocks."""
     pending = list(tree.body)
     while pending:
         node = pending.pop()
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
-            return True
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            yield node.name
         if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                return True
-        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
-            return True
+            yield from (t.id for t in targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.ImportFrom):
+            yield from (a.asname or a.name for a in node.names)
         if isinstance(node, (ast.If, ast.Try, ast.With)):
             for field in ("body", "orelse", "finalbody", "handlers"):
                 pending.extend(getattr(node, field, []))
         if isinstance(node, ast.ExceptHandler):
             pending.extend(node.body)
-    return False
 
 
 def imported_libraries(source, allowed=None):

@@ -224,7 +224,7 @@ class Grading:
         problem = imports.check_source(source, self.job.allowed_imports, self.job.entry_point)
         if problem:
             failure = {"line": problem.line} if problem.line else None
-            raise Finished(problem.verdict, problem.message, failure)
+            raise Finished(problem.verdict, problem.message, failure, problem.hint)
         self.inputs = _load_trusted_module(os.path.join(self.job_dir, "inputs.py"), "hotpath_inputs")
         check_path = os.path.join(self.job_dir, "check.py")
         self.check = None

@@ -52,8 +52,8 @@ def test_an_expected_none_accepts_only_none():
 
 
 def test_none_where_a_number_is_expected_is_a_wrong_answer_not_a_crash():
-    assert wrong(3.0, None).message == "Your function returned None; expected a single number."
-    assert wrong(np.ones(3), None).message == "Your function returned None; expected a numpy.ndarray."
+    assert wrong(3.0, None).message == "Your function returned None; expected a single number." + compare.NO_RETURN_NOTE
+    assert wrong(np.ones(3), None).message == "Your function returned None; expected a numpy.ndarray." + compare.NO_RETURN_NOTE
     assert wrong((1.0, 2.0), (1.0, None)).message == "Your function returned None (item 1 of the tuple); expected a single number."
 
 
@@ -128,6 +128,24 @@ def test_a_wrong_number_has_no_index_and_a_wrong_tuple_item_says_which():
     mismatch = wrong((1.0, np.array([1.0, 2.0])), (1.0, np.array([1.0, 2.5])))
     assert mismatch.message.startswith("Wrong value at index [1] (item 1 of the tuple): expected 2.0, got 2.5")
     assert wrong((1.0, 2.0), (1.5, 2.5)).message.startswith("Wrong value (item 0 of the tuple): expected 1.0, got 1.5")
+
+
+@pytest.mark.parametrize("expected", [np.zeros(3), 1.5, (1.0, np.zeros(2))])
+def test_none_for_an_answer_says_a_return_is_missing(expected):
+    message = wrong(expected, None).message
+    assert message.startswith("Your function returned None; expected ") and message.endswith(compare.NO_RETURN_NOTE)
+
+
+def test_none_inside_a_tuple_or_a_wrong_answer_that_is_not_none_gets_no_return_note():
+    assert compare.NO_RETURN_NOTE not in wrong((1.0, np.zeros(2)), (1.0, None)).message
+    assert compare.NO_RETURN_NOTE not in wrong(np.zeros(3), [0.0, 0.0, 0.0]).message
+
+
+def test_a_real_number_for_a_complex_one_is_a_wrong_value_not_a_crash():
+    # Only a float64 answer to a float64 reference takes the blockwise path; a
+    # complex reference must not reach it (a complex difference has no float buffer).
+    assert wrong(np.complex128(1 + 1j), 1.0).message.startswith("Wrong value: expected (1+1j), got 1.0")
+    assert compare.compare(np.complex128(1 + 0j), 1.0, TOLERANCE) is None
 
 
 def test_a_narrower_float_answer_is_told_why_its_values_differ():

@@ -5,7 +5,7 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from grader.harness import feedback, protocol, stats, supervisor
+from grader.harness import feedback, imports, protocol, stats, supervisor
 
 from .jobs import DEFAULT_JOB, LOOP_REFERENCE, VECTOR_SOLUTION, run_job
 
@@ -312,6 +312,13 @@ def test_input_mutation_is_caught(tmp_path):
     assert run.verdict == "wrong_answer", run
     assert "modified its input (argument 1)" in run.report["message"]
     assert run.report["hint"] == feedback.MODIFIED_INPUT_HINT
+
+
+def test_a_misnamed_function_is_named_in_the_verdict_with_its_own_hint(tmp_path):
+    run = run_job(tmp_path, "import numpy as np\n\ndef transfrom(x):\n    return (2.0 * x + 1.0) ** 2\n")
+    assert run.verdict == "runtime_error", run
+    assert "It defines `transfrom`: rename it `transform`." in run.report["message"]
+    assert run.report["hint"] == imports.MISSING_ENTRY_POINT_HINT
 
 
 def test_output_flood_hits_output_limit(tmp_path):

@@ -164,7 +164,23 @@ def test_policy_accepts_ordinary_code_and_finds_entry_point():
     assert imports.check_source(source, ["numpy"], "transform") is None
     assert imports.check_source("import numpy as np\ntransform = np.sqrt\n", ["numpy"], "transform") is None
     missing = imports.check_source("def other(x):\n    return x\n", ["numpy"], "transform")
-    assert missing.verdict == "runtime_error" and "`transform`" in missing.message
+    assert missing.verdict == "runtime_error"
+    assert missing.message == "Your code does not define a function named `transform`."
+    assert missing.hint == imports.MISSING_ENTRY_POINT_HINT
+
+
+@pytest.mark.parametrize(
+    ("source", "meant"),
+    [
+        ("def transfrom(x):\n    return x\n", "transfrom"),  # a typo
+        ("def other(x):\n    return x\n\ndef Transform(x):\n    return x\n", "Transform"),  # another case
+        ("def TRANSFORM(x):\n    return x\n", "TRANSFORM"),  # too far for difflib, the same name folded
+        ("if True:\n    transform_fast = lambda x: x\n", "transform_fast"),  # bound inside a block
+    ],
+)
+def test_a_missing_entry_point_names_the_function_probably_meant(source, meant):
+    problem = imports.check_source(source, ["numpy"], "transform")
+    assert problem.message == f"Your code does not define a function named `transform`. It defines `{meant}`: rename it `transform`."
 
 
 def test_forbidden_modules_win_over_the_exercise_list():
