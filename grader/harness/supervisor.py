@@ -560,7 +560,7 @@ class Grading:
         if status == "memory":
             raise Finished(
                 feedback.MEMORY_LIMIT,
-                f"Your code used more than the {self.job.memory_mb:g} MB memory limit {where} "
+                f"Your code used more than the {self.job.memory_mb:g} MiB memory limit {where} "
                 f"(it reached {feedback.mebibytes(outcome.peak_tree_bytes)}).",
                 {"peak_memory_bytes": outcome.peak_tree_bytes},
             )
@@ -579,7 +579,7 @@ class Grading:
         if outcome.error.get("type") == "MemoryError":
             raise Finished(
                 feedback.MEMORY_LIMIT,
-                f"Your code ran out of memory (MemoryError; the limit is {self.job.memory_mb:g} MB) {where}.",
+                f"Your code ran out of memory (MemoryError; the limit is {self.job.memory_mb:g} MiB) {where}.",
                 {"traceback": outcome.error["traceback"]},
             )
         raise Finished(

@@ -348,7 +348,20 @@ def test_memory_hog_hits_memory_limit(tmp_path):
     run = run_job(tmp_path, submission, limits={"memory_mb": 300})
     assert run.verdict == "memory_limit", run
     assert run.report["failure"]["peak_memory_bytes"] > 300 * 1024 * 1024
-    assert "300 MB memory limit" in run.report["message"]
+    assert "300 MiB memory limit" in run.report["message"]
+
+
+def test_an_allocation_past_the_limit_is_a_memory_limit_in_mebibytes(tmp_path):
+    submission = """
+    import numpy as np
+
+    def transform(x):
+        np.ones((20000, 20000))  # 3.2 GB at once: refused, a MemoryError
+        return np.sqrt(x * x + 1.0)
+    """
+    run = run_job(tmp_path, submission, limits={"memory_mb": 300})
+    assert run.verdict == "memory_limit", run
+    assert run.report["message"].startswith("Your code ran out of memory (MemoryError; the limit is 300 MiB) on ")
 
 
 def test_endless_loop_hits_time_limit(tmp_path):
