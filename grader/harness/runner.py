@@ -47,7 +47,7 @@ if __name__ == "__main__":
 
 import numpy as np  # noqa: E402
 
-from . import imports, ipc, procs, syscalls  # noqa: E402
+from . import imports, ipc, lines, procs, syscalls  # noqa: E402
 
 MAX_TRACEBACK_LINES = 40
 #: Functions of the module's own code kept in a profile.
@@ -177,15 +177,19 @@ class Runner:
         self._answer(lambda: _echo_answer(message, fds), spare)
 
     def profile(self, message, fds):
-        """A call under cProfile (untimed: the supervisor makes it after the
-        timed pairs); the reply also carries the module's own functions."""
+        """A call under cProfile and a line timer (untimed: the supervisor makes
+        it after the timed pairs); the reply also carries the module's own
+        functions and its slowest lines."""
         spare = _spare_result_fd(message, fds)
         profiler = cProfile.Profile()
+        timer = lines.LineTimer(self.module_path)
         extra = {}
 
         def profiled_call():
-            result = profiler.runcall(self.function, *_receive_args(message, fds))
+            result = profiler.runcall(timer.run, self.function, *_receive_args(message, fds))
             extra["profile"] = self._own_functions(profiler)
+            extra["profile_lines"] = timer.rows(self.source.splitlines())
+            extra["profile_traced_s"] = timer.total_ns / 1e9
             return result
 
         self._answer(profiled_call, spare, extra)

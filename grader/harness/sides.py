@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import ipc, procs
+from . import ipc, lines, procs
 from .measure import OutputDrain, Sampler, scratch_used_bytes
 
 ARM_TIMEOUT_NS = 5_000_000_000
@@ -75,8 +75,10 @@ class CallOutcome:
     # answer lived, and which device arguments no longer match their inputs.
     placement: list = field(default_factory=list)
     modified_arguments: list = field(default_factory=list)
-    # A profiled call only: the module's own functions (runner.Runner.profile).
+    # A profiled call only: the module's own functions and slowest lines (runner.Runner.profile).
     profile: list | None = None
+    profile_lines: list | None = None
+    profile_traced_s: float | None = None  # the traced function's own time, without the harness's transfers
 
 
 class Side:
@@ -263,7 +265,9 @@ class Side:
             outcome.answer_bytes = reply["size"]
             try:
                 outcome.placement, outcome.modified_arguments = _device_checks(reply)
-                outcome.profile = _profile_rows(reply) if profile else None
+                if profile:
+                    outcome.profile, outcome.profile_lines = _profile_rows(reply), _profile_line_rows(reply)
+                    outcome.profile_traced_s = _traced_seconds(reply)
                 outcome.value = ipc.decode(reply.get("value"), buffer)
             except ipc.ProtocolError as exc:
                 self.kill()
@@ -403,6 +407,30 @@ def _profile_rows(reply):
         clean.append({"function": row["function"][:100], "line": int(row["line"]), "calls": int(row["calls"]),
                       "own_s": float(row["own_s"]), "cumulative_s": float(row["cumulative_s"])})
     return clean
+
+
+def _profile_line_rows(reply):
+    """The line timer's rows of a "profile" reply, validated like _profile_rows."""
+    rows = reply.get("profile_lines")
+    if not isinstance(rows, list) or len(rows) > lines.MAX_LINES:
+        raise ipc.ProtocolError("bad profile lines")
+    clean = []
+    for row in rows:
+        if not isinstance(row, dict) or not isinstance(row.get("code"), str):
+            raise ipc.ProtocolError("bad profile line")
+        numbers = [row.get(key) for key in ("line", "hits", "seconds")]
+        if not all(type(n) in (int, float) and n >= 0 for n in numbers):
+            raise ipc.ProtocolError("bad profile line")
+        clean.append({"line": int(row["line"]), "code": row["code"][:lines.MAX_CODE_CHARS], "hits": int(row["hits"]),
+                      "seconds": float(row["seconds"])})
+    return clean
+
+
+def _traced_seconds(reply):
+    seconds = reply.get("profile_traced_s")
+    if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
+        raise ipc.ProtocolError("bad profile_traced_s")
+    return float(seconds)
 
 
 def _clean_error(error):

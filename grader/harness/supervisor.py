@@ -89,10 +89,14 @@ UNFROZEN_MESSAGE = (
 #: A reference call that times out after less than this share of the whole
 #: budget stopped because the budget was spent, not because it hangs.
 REFERENCE_HANG_SHARE = 0.5
-#: A profiled call is planned at this many times the timed calls' median (cProfile's
-#: overhead on Python-level code), plus a margin; with less budget left it is skipped.
-PROFILE_SLOWDOWN = 5
+#: A profiled call is planned at this many times the timed calls' median (cProfile
+#: and the line timer on a tight Python loop: about 9x, see lines.py), plus a margin.
+#: It is made at the largest size whose plan fits both the budget left and
+#: PROFILE_MAX_S (a loop-bound answer is profiled on a smaller input rather than
+#: lengthen every grading); when not even the smallest fits, it is skipped.
+PROFILE_SLOWDOWN = 12
 PROFILE_MARGIN_S = 0.5
+PROFILE_MAX_S = 2.0
 #: At most one progress note a second within a phase.
 PROGRESS_INTERVAL_NS = NS
 #: Signals that only another process can have sent to the reference.
@@ -328,31 +332,42 @@ class Grading:
                         record.fetching[role].append(outcome.fetch_seconds)
 
     def _profile(self):
-        """One more, untimed call of the submission at the largest size, under
-        cProfile: where its time went, per function of the learner's own code.
-        It never changes a figure or the verdict: it is skipped, and the report
-        says why, when the budget left would not hold it or the call fails."""
+        """One more, untimed call of the submission under cProfile and a line
+        timer: where its time went, per function and per line of the learner's
+        own code, at the largest size the plan allows (PROFILE_MAX_S). It never
+        changes a figure or the verdict: it is skipped, and the report says why,
+        when no size fits the budget left or the call fails."""
         if self.job.target != "cpu":
             self.report["profile"] = _profile_entry("skipped", "Profiles are taken on CPU exercises only.")
             return
-        size = max(self.records)
-        record = self.records[size]
-        needed_s = PROFILE_SLOWDOWN * stats.median(record.times["submission"]) + PROFILE_MARGIN_S
         left_s = (self.deadline_ns - time.perf_counter_ns()) / NS
-        if needed_s > left_s:
-            self.report["profile"] = _profile_entry(
-                "skipped", f"Not enough of the time limit was left for a profiled call ({left_s:.1f} s left, about {needed_s:.1f} s needed).")
+        plans = {size: PROFILE_SLOWDOWN * stats.median(record.times["submission"]) + PROFILE_MARGIN_S
+                 for size, record in self.records.items()}
+        fitting = [size for size, needed_s in plans.items() if needed_s <= min(left_s, PROFILE_MAX_S)]
+        if not fitting:
+            needed_s = plans[min(plans)]
+            if needed_s > left_s:
+                reason = f"Not enough of the time limit was left for a profiled call ({left_s:.1f} s left, about {needed_s:.1f} s needed)."
+            else:
+                reason = (f"A profiled call on the smallest input would take about {needed_s:.1f} s (profiling slows "
+                          f"Python code down about {PROFILE_SLOWDOWN} times), more than the {PROFILE_MAX_S:g} s it may add to a grading.")
+            self.report["profile"] = _profile_entry("skipped", reason)
             return
-        self.progress.note("profiling", needed_s)
+        size = max(fitting)
+        self.progress.note("profiling", plans[size])
         bundle = InputBundle(self._make_inputs(size))
         try:
-            outcome = self.sides["submission"].call(bundle, int(left_s * NS), self.deadline_ns, answer_bytes=record.answer_bytes, profile=True)
+            # Twice the plan at most: a call slower than that is not worth holding the grading for.
+            budget_ns = int(min(left_s, 2 * plans[size]) * NS)
+            outcome = self.sides["submission"].call(bundle, budget_ns, self.deadline_ns,
+                                                    answer_bytes=self.records[size].answer_bytes, profile=True)
         finally:
             bundle.close()
         if outcome.status != "ok":
             self.report["profile"] = _profile_entry("skipped", f"The profiled call did not finish ({outcome.status}).")
             return
-        self.report["profile"] = _profile_entry("done", "", size=size, seconds=outcome.seconds, functions=outcome.profile)
+        self.report["profile"] = _profile_entry("done", "", size=size, seconds=outcome.seconds, functions=outcome.profile,
+                                                lines=outcome.profile_lines, traced_s=outcome.profile_traced_s)
 
     def _time_left_s(self, record, done_pairs, later_sizes):
         """An estimate of the timing still to do: this size's remaining pairs and
@@ -756,8 +771,12 @@ def _pin_cpus(preferred=None):
     return runner_cpus
 
 
-def _profile_entry(status, reason, size=None, seconds=None, functions=()):
-    return {"status": status, "reason": reason, "size": size, "seconds": seconds, "functions": list(functions)}
+def _profile_entry(status, reason, size=None, seconds=None, functions=(), lines=(), traced_s=None):
+    """`seconds` is the profiled call as the harness timed it (its transfers
+    included); `traced_s` the learner's function alone, of which each line's
+    seconds are a share."""
+    return {"status": status, "reason": reason, "size": size, "seconds": seconds, "functions": list(functions),
+            "lines": list(lines), "traced_s": traced_s}
 
 
 def _size_entry(size, correct, **numbers):

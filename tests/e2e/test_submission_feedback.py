@@ -23,8 +23,9 @@ LIMITS = {
     "copy_gbs": 9.0, "triad_gbs": 10.0, "compute_gflops": 20.0, "measured_at": "2026-12-03T15:00:00+00:00",
     "command": "python manage.py measure_host",
 }
-PROFILE = {"status": "done", "reason": "", "size": 6400000, "seconds": 0.2,
-           "functions": [{"function": "transform", "line": 4, "calls": 1, "own_s": 0.19, "cumulative_s": 0.2}]}
+PROFILE = {"status": "done", "reason": "", "size": 6400000, "seconds": 0.2, "traced_s": 0.19,
+           "functions": [{"function": "transform", "line": 4, "calls": 1, "own_s": 0.19, "cumulative_s": 0.2}],
+           "lines": [{"line": 2, "code": "return (2 * x + 1) ** 2", "hits": 1, "seconds": 0.19}]}
 
 
 def graded_report():
@@ -60,6 +61,10 @@ def test_the_roofline_chart_its_hint_and_the_profile(bank, open_page):
     assert "10 GB/s" in datasets[0][0] and "20 GFLOP/s" in datasets[0][0]
     expect(page.get_by_role("heading", name="Where the time went")).to_be_visible()
     expect(page.locator("table.profile-table code", has_text="transform")).to_be_visible()
+    line_row = page.locator("table.profile-lines tbody tr")
+    expect(line_row).to_have_count(1)
+    expect(line_row).to_contain_text("return (2 * x + 1) ** 2")
+    expect(line_row.locator("td").last).to_have_text("100%")
     assert open_page.errors == []
 
 

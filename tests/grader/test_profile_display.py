@@ -34,6 +34,21 @@ def test_a_profile_is_a_table_of_the_learners_functions(candidate_client, candid
     assert "<code>helper_in_a_loop</code>" in html and ">8000<" in html and "8.6 ms" in html
 
 
+def test_the_lines_of_a_profile_are_a_table_with_each_lines_share(candidate_client, candidate, exercise_version):
+    lines = [{"line": 2, "code": "y = x * 2.0", "hits": 1, "seconds": 0.0062},
+             {"line": 3, "code": "y += 1.0 <script>", "hits": 1, "seconds": 0.0019}]
+    html = page(candidate_client, candidate, exercise_version, {**REPORT, "profile": {**PROFILE, "lines": lines, "traced_s": 0.01}})
+    assert "Line by line" in html and "By function" in html
+    assert "<code>y = x * 2.0</code>" in html and "6.2 ms" in html and ">62%<" in html and ">19%<" in html
+    assert "<code>y += 1.0 &lt;script&gt;</code>" in html  # the learner's text, escaped
+
+
+def test_a_profile_with_lines_only_still_shows_them(candidate_client, candidate, exercise_version):
+    lines = [{"line": 2, "code": "y = x * 2.0", "hits": 1, "seconds": 0.005}]
+    html = page(candidate_client, candidate, exercise_version, {**REPORT, "profile": {**PROFILE, "functions": [], "lines": lines}})
+    assert "Line by line" in html and "By function" not in html and "none of the time was spent" not in html
+
+
 @pytest.mark.parametrize("reason", ["Not enough of the time limit was left for a profiled call (0.4 s left, about 2.0 s needed)."])
 def test_a_skipped_profile_says_why(candidate_client, candidate, exercise_version, reason):
     skipped = {"status": "skipped", "reason": reason, "size": None, "seconds": None, "functions": []}

@@ -3,6 +3,7 @@ signed progress lines, a profile of the learner's own functions, and a
 per-call limit that stops an endless loop within seconds."""
 import types
 
+import numpy as np
 import pytest
 
 from grader.harness import protocol, supervisor
@@ -75,19 +76,67 @@ def test_a_grading_reports_its_phases_in_order_and_profiles_the_learners_functio
     assert profile["status"] == "done" and profile["size"] == 8000
     assert [row["function"] for row in profile["functions"]] == ["transform", "_square"]
     assert all(row["calls"] == 1 and row["cumulative_s"] >= row["own_s"] >= 0 for row in profile["functions"])
+    # Line by line, as each ran once; the line that calls _square includes its time.
+    by_code = {row["code"]: row for row in profile["lines"]}
+    assert set(by_code) == {"return x * x", "return np.sqrt(_square(x) + 1.0) * 2.0 - x"}
+    assert all(row["hits"] == 1 for row in profile["lines"])
+    assert by_code["return np.sqrt(_square(x) + 1.0) * 2.0 - x"]["seconds"] >= by_code["return x * x"]["seconds"] > 0
+    # The entry point's one line is within the traced call, which is within the call as the harness timed it.
+    assert by_code["return np.sqrt(_square(x) + 1.0) * 2.0 - x"]["seconds"] <= profile["traced_s"] <= profile["seconds"]
 
 
-def test_no_profile_when_the_budget_left_would_not_hold_it():
-    record = supervisor.SizeRecord(8000)
-    record.times["submission"] = [2.0, 2.0, 2.0]  # a profiled call is planned at 5 x 2 s + 0.5 s
-    grading = types.SimpleNamespace(
-        job=types.SimpleNamespace(target="cpu"), records={8000: record}, report={},
-        deadline_ns=supervisor.time.perf_counter_ns() + 5 * supervisor.NS, sides={},
+class ProfilingSide:
+    """Stands in for the submission's runner: records the profiled call's input size."""
+
+    def __init__(self):
+        self.sizes = []
+
+    def call(self, bundle, budget_ns, deadline_ns, answer_bytes=0, profile=False):
+        self.sizes.append(bundle.regions[0][2].size)  # the input array the call was given
+        self.budget_s = budget_ns / supervisor.NS
+        lines = [{"line": 2, "code": "return x * 2.0", "hits": 1, "seconds": 0.001}]
+        return types.SimpleNamespace(status="ok", seconds=0.002, profile=[], profile_lines=lines, profile_traced_s=0.0015)
+
+
+def grading_with(median_by_size, seconds_left, target="cpu"):
+    records = {}
+    for size, median in median_by_size.items():
+        records[size] = supervisor.SizeRecord(size)
+        records[size].times["submission"] = [median] * 3
+    return types.SimpleNamespace(
+        job=types.SimpleNamespace(target=target), records=records, report={},
+        deadline_ns=supervisor.time.perf_counter_ns() + int(seconds_left * supervisor.NS),
+        sides={"submission": ProfilingSide()}, progress=types.SimpleNamespace(note=lambda *args, **kwargs: None),
+        _make_inputs=lambda size: (np.zeros(size),),
     )
+
+
+def test_the_profile_is_taken_at_the_largest_size_whose_plan_fits():
+    # Planned at 12 x the median + 0.5 s, at most 2 s: 0.1 s at 800 k plans 1.7 s, 1 s at 6.4 M plans 12.5 s.
+    grading = grading_with({100_000: 0.01, 800_000: 0.1, 6_400_000: 1.0}, seconds_left=100)
     supervisor.Grading._profile(grading)
-    assert grading.report["profile"]["status"] == "skipped"
-    assert "Not enough of the time limit was left" in grading.report["profile"]["reason"]
-    grading.job.target = "gpu"
+    profile = grading.report["profile"]
+    assert profile["status"] == "done" and profile["size"] == 800_000 and grading.sides["submission"].sizes == [800_000]
+    assert profile["lines"] == [{"line": 2, "code": "return x * 2.0", "hits": 1, "seconds": 0.001}]
+    assert (profile["seconds"], profile["traced_s"]) == (0.002, 0.0015)
+    assert grading.sides["submission"].budget_s == pytest.approx(2 * (12 * 0.1 + 0.5))
+    # With less time left than that, the next size down.
+    grading = grading_with({100_000: 0.01, 800_000: 0.1, 6_400_000: 1.0}, seconds_left=1.0)
+    supervisor.Grading._profile(grading)
+    assert grading.report["profile"]["size"] == 100_000
+
+
+def test_no_profile_when_not_even_the_smallest_size_fits():
+    grading = grading_with({8000: 2.0}, seconds_left=5)  # planned at 12 x 2 s + 0.5 s
+    supervisor.Grading._profile(grading)
+    assert grading.report["profile"]["status"] == "skipped" and grading.sides["submission"].sizes == []
+    assert grading.report["profile"]["reason"].startswith("Not enough of the time limit was left for a profiled call (")
+    grading = grading_with({8000: 0.2}, seconds_left=100)  # 2.9 s planned: the time left holds it, the cap does not
+    supervisor.Grading._profile(grading)
+    assert grading.report["profile"]["reason"] == (
+        "A profiled call on the smallest input would take about 2.9 s (profiling slows Python code down about 12 "
+        "times), more than the 2 s it may add to a grading.")
+    grading = grading_with({8000: 0.01}, seconds_left=100, target="gpu")
     supervisor.Grading._profile(grading)
     assert grading.report["profile"]["reason"] == "Profiles are taken on CPU exercises only."
 
