@@ -10,6 +10,7 @@ minimum: extra passes, temporaries, interpreter work.
 from questions.work import BadFormula, evaluate
 
 from . import host_limits
+from .harness import feedback
 from .states import Verdict
 
 #: At or above this fraction of a roof, the code is at the machine's limit.
@@ -91,7 +92,7 @@ def hint(roofline):
         fraction, achieved, roof, what = mine["bandwidth_fraction"], f"{mine['gbs']:.3g} GB/s", f"{host['bandwidth_gbs']:.3g} GB/s", "memory bandwidth"
     else:
         fraction, achieved, roof, what = mine["compute_fraction"], f"{mine['gflops']:.3g} GFLOP/s", f"{host['compute_gflops']:.3g} GFLOP/s", "compute peak on one core"
-    at = f"At size {largest['size']:,} you are at {_percent(fraction)} of this machine's {what} ({achieved} of {roof} measured)"
+    at = f"At size {largest['size']:,} you are at {feedback.percent(fraction)} of this machine's {what} ({achieved} of {roof} measured)"
     if fraction > 1:
         return (f"{at}: the data fits in the CPU's caches, which are faster than main memory. "
                 "On inputs larger than the caches the memory roof applies.")
@@ -110,11 +111,6 @@ def hint(roofline):
                 "of whole-array operations costs. The time goes to per-element work in Python (a loop, a "
                 "comprehension, conversions to and from lists): look for it first, then count the passes.")
     return f"{at}: the arithmetic is not using the core's vector units; move it into whole-array operations."
-
-
-def _percent(fraction):
-    """Whole percents, or two figures below one percent (a Python loop reads 0.15%, not 0%)."""
-    return f"{fraction:.0%}" if fraction >= 0.01 else f"{fraction * 100:.2g}%"
 
 
 def _passes(fraction):

@@ -63,5 +63,5 @@ def rate(value, unit):
 
 @register.filter
 def percent(fraction):
-    """A fraction of a measured roof: 0.84 -> '84%'."""
-    return MISSING if _missing(fraction) else f"{fraction:.0%}"
+    """A fraction of a measured roof: 0.84 -> '84%', 0.0016 -> '0.16%'."""
+    return MISSING if _missing(fraction) else feedback.percent(fraction)

@@ -56,6 +56,12 @@ def seconds(value):
     return f"{value:.3g} s"
 
 
+def percent(fraction):
+    """Whole percents, or two significant figures below one percent: a Python
+    loop at 0.15% of a roof is not at 0%."""
+    return f"{fraction:.0%}" if fraction >= 0.01 else f"{fraction * 100:.2g}%"
+
+
 def speed_phrase(speedup):
     if speedup >= 1:
         return f"{times(speedup)} faster than"

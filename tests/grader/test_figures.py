@@ -26,3 +26,8 @@ def test_filters_are_builtin_and_say_when_a_figure_is_missing():
 
 def test_speedups_keep_three_digits_and_never_an_exponent():
     assert [feedback.times(value) for value in (6, 25, 0.52, 40.94, 123.4, 1234.5)] == ["6.00×", "25.0×", "0.520×", "40.9×", "123×", "1,234×"]
+
+
+def test_fractions_of_a_roof_keep_two_figures_below_one_percent():
+    assert [feedback.percent(value) for value in (0.84, 2.0, 0.01, 0.0099, 0.0016, 0.00012)] == ["84%", "200%", "1%", "0.99%", "0.16%", "0.012%"]
+    assert render("{{ f|percent }} {{ g|percent }}", f=0.0016, g=None) == "0.16% –"
