@@ -49,9 +49,26 @@ def format_submission(submission):
         rows = [[f"{s['size']:,}", _seconds(s["time_s"]), _seconds(s["reference_time_s"]), _times(s["speedup"]), s["pairs"] or MISSING] for s in sizes]
         lines.append("")
         lines.append(format_table(["size", "yours", "reference", "speedup", "pairs"], rows))
+    report = submission.get("report") or {}
+    for hint in (report.get("hint"), (report.get("roofline") or {}).get("hint")):
+        if hint:
+            lines += ["", f"Hint: {hint.strip()}"]
+    lines += _profile_lines(report.get("profile") or {})
     lines.append("")
     lines.append(submission["web_url"])
     return "\n".join(lines)
+
+
+def _profile_lines(profile):
+    """The profiled call's slowest lines as a table, as the page shows them."""
+    rows = profile.get("lines") or []
+    if profile.get("status") != "done" or not rows:
+        return []
+    traced = profile.get("traced_s")
+    table = [[row["line"], row["code"], row["hits"], _seconds(row["seconds"]), f"{row['seconds'] / traced:.0%}" if traced else MISSING]
+             for row in rows]
+    return ["", f"Where the time went (one untimed, profiled call on the input of size {profile['size']:,}):",
+            format_table(["line", "code", "runs", "time", "share"], table)]
 
 
 def format_board(board):
@@ -76,8 +93,8 @@ def exercise_readme(exercise):
         f"- Define `{exercise['entry_point']}`; it runs on the {exercise['target'].upper()}"
         + (f" and may import {', '.join(exercise['allowed_imports'])}." if exercise["allowed_imports"] else "."),
         f"- Benchmark sizes: {', '.join(map(str, exercise['sizes']))}; quick-check sizes: {', '.join(map(str, exercise['check_sizes'])) or MISSING}.",
-        f"- Limits: {limits['time_s']:g} s, {limits['memory_mb']:g} MB memory, {limits['processes']} processes, "
-        f"{limits['output_kb']:g} KB output, {limits['disk_mb']:g} MB scratch disk.",
+        f"- Limits: {limits['time_s']:g} s, {limits['memory_mb']:g} MiB memory, {limits['processes']} processes, "
+        f"{limits['output_kb']:g} KiB output, {limits['disk_mb']:g} MiB scratch disk.",
     ]
     parts = [f"# {exercise['title']} (v{exercise['version']})", "", *facts, "", exercise["prompt"].strip(), ""]
     if exercise["hints"].strip():

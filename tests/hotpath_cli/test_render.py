@@ -1,0 +1,48 @@
+"""The terminal's view of a graded submission: what the page shows, in text."""
+from hotpath_cli import render
+
+PROFILE = {
+    "status": "done", "reason": "", "size": 6_400_000, "seconds": 0.03, "traced_s": 0.02,
+    "functions": [{"function": "transform", "line": 3, "calls": 1, "own_s": 0.02, "cumulative_s": 0.02}],
+    "lines": [{"line": 4, "code": "y = x * 2.0", "hits": 1, "seconds": 0.015},
+              {"line": 5, "code": "y += 1.0", "hits": 1, "seconds": 0.005}],
+}
+
+
+def graded(**report):
+    return {
+        "id": 7, "exercise": "python-loop-to-numpy", "exercise_version": 3, "purpose": "practice", "is_final": True,
+        "verdict": "accepted", "verdict_label": "Accepted", "message": "Correct on all 3 sizes.", "speedup": 111.0,
+        "speedup_ci": [104.0, 118.0], "peak_memory_bytes": 2 * 1024**2, "reference_peak_memory_bytes": 2 * 1024**2,
+        "sizes": [], "web_url": "http://127.0.0.1:8000/submissions/7/", "report": report,
+    }
+
+
+def test_the_hints_and_the_line_profile_follow_the_figures():
+    text = render.format_submission(graded(hint="Well done.", roofline={"hint": "At size 6,400,000 you are at 12%."}, profile=PROFILE))
+    assert "\nHint: Well done.\n" in text and "\nHint: At size 6,400,000 you are at 12%.\n" in text
+    assert "Where the time went (one untimed, profiled call on the input of size 6,400,000):" in text
+    table = text.split("size 6,400,000):\n")[1].splitlines()
+    assert table[0].split() == ["line", "code", "runs", "time", "share"]
+    assert table[2].split() == ["4", "y", "=", "x", "*", "2.0", "1", "15", "ms", "75%"]
+    assert table[3].split() == ["5", "y", "+=", "1.0", "1", "5", "ms", "25%"]
+    assert text.endswith("\nhttp://127.0.0.1:8000/submissions/7/")
+
+
+def test_no_profile_or_hint_sections_without_them():
+    skipped = {**PROFILE, "status": "skipped", "lines": []}
+    for report in ({}, {"profile": skipped}, {"profile": {**PROFILE, "lines": []}}, {"hint": "", "roofline": None}):
+        text = render.format_submission(graded(**report))
+        assert "Where the time went" not in text and "Hint:" not in text
+
+
+def test_a_share_needs_the_traced_time():
+    text = render.format_submission(graded(profile={**PROFILE, "traced_s": None}))
+    assert text.split("size 6,400,000):\n")[1].splitlines()[2].split()[-1] == render.MISSING
+
+
+def test_the_readme_states_limits_in_binary_units():
+    exercise = {"title": "Loop", "version": 1, "entry_point": "transform", "target": "cpu", "allowed_imports": ["numpy"],
+                "sizes": [100], "check_sizes": [10], "prompt": "Do it.", "hints": "", "web_url": "http://x/",
+                "limits": {"time_s": 60, "memory_mb": 1024, "processes": 32, "output_kb": 256, "disk_mb": 64}}
+    assert "- Limits: 60 s, 1024 MiB memory, 32 processes, 256 KiB output, 64 MiB scratch disk." in render.exercise_readme(exercise)
