@@ -7,6 +7,11 @@ test gets, with one BLAS thread. Prints one JSON object. NumPy only, no Django.
   actually streamed) over arrays of 128 MiB each, far larger than any cache; the
   best of at least seven repetitions and of every one a 1 s budget allows, as
   STREAM reports the best. The roof is the better of the two.
+- One pass into a new array: a = x * 2.0 over the same arrays, its result freshly
+  allocated each time (16 bytes per element, as an exercise declares the work), so
+  the operating system clears every page of it as it is first touched. What a
+  single fused pass that returns a new array can reach, below the roof: the
+  hint compares an answer with it.
 - Compute peak on one core: a float64 matrix product on matrices that fit in the
   caches, which OpenBLAS runs as fused multiply-adds on the widest vectors the CPU
   has (2 n^3 floating-point operations per product); the best of several runs.
@@ -51,11 +56,16 @@ def bandwidth_gbs(np):
         np.multiply(c, 3.0, out=b)
         np.add(b, a, out=b)
 
+    def fresh_pass():
+        np.multiply(a, 2.0)  # a new 128 MiB result each time, freed at once
+
     copy_s = best_seconds(copy, STREAM_REPEATS, STREAM_BUDGET_S)
     triad_s = best_seconds(triad, STREAM_REPEATS, STREAM_BUDGET_S)
+    fresh_s = best_seconds(fresh_pass, STREAM_REPEATS, STREAM_BUDGET_S)
     return {
         "copy_gbs": 16 * ARRAY_ELEMENTS / copy_s / 1e9,
         "triad_gbs": 40 * ARRAY_ELEMENTS / triad_s / 1e9,
+        "fresh_pass_gbs": 16 * ARRAY_ELEMENTS / fresh_s / 1e9,
     }
 
 

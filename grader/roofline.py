@@ -24,8 +24,13 @@ AT_THE_ROOF = 0.6
 #: and its NumPy model solution 12-24% on a quiet host, 6% beside a whole test run
 #: (4-16 passes), so the line has a wide margin on both sides.
 INTERPRETED = 0.02
+#: At or above this fraction of the host's one-pass-into-a-new-array rate
+#: (hostbench's fresh_pass_gbs), a memory-bound answer is as fast as one pass
+#: that returns a new array can be there.
+NEAR_A_FRESH_PASS = 0.8
 #: What a report's `roofline.host` keeps of the measurement.
-HOST_FIELDS = ("host", "cpu_model", "cpu", "logical_cpus", "bandwidth_gbs", "copy_gbs", "triad_gbs", "compute_gflops", "measured_at", "command",
+HOST_FIELDS = ("host", "cpu_model", "cpu", "logical_cpus", "bandwidth_gbs", "copy_gbs", "triad_gbs", "fresh_pass_gbs", "compute_gflops",
+               "measured_at", "command",
                "transparent_huge_pages", "shmem_huge_pages")
 
 
@@ -101,16 +106,26 @@ def hint(roofline):
             return f"{at}: the next step is fewer passes over memory, not faster ones."
         return f"{at}: the next step is fewer operations (a better algorithm), not faster ones."
     if memory_bound:
-        passes = _passes(fraction)
-        if fraction >= INTERPRETED:
-            return (f"{at}: your time is what moving the data the task needs {passes} would take, so the rest goes "
-                    "to extra passes and temporary arrays. Each whole-array operation reads and writes the data at "
-                    "least once, and a new array is also cleared by the operating system when first touched: do "
-                    "fewer operations, work in place (out=, +=), or fuse the steps into one pass.")
+        return _below_the_memory_roof(at, fraction, mine["gbs"], host.get("fresh_pass_gbs"))
+    return f"{at}: the arithmetic is not using the core's vector units; move it into whole-array operations."
+
+
+def _below_the_memory_roof(at, fraction, gbs, fresh_pass_gbs):
+    passes = _passes(fraction)
+    if fraction < INTERPRETED:
         return (f"{at}: your time is what moving the data the task needs {passes} would take, more than a chain "
                 "of whole-array operations costs. The time goes to per-element work in Python (a loop, a "
                 "comprehension, conversions to and from lists): look for it first, then count the passes.")
-    return f"{at}: the arithmetic is not using the core's vector units; move it into whole-array operations."
+    if fresh_pass_gbs and gbs >= NEAR_A_FRESH_PASS * fresh_pass_gbs:
+        return (f"{at}: about what one pass that writes a new array reaches on this machine ({fresh_pass_gbs:.3g} GB/s "
+                "measured; the operating system clears a new array's memory as it is first touched, so the roof "
+                "itself is out of reach). There is little left to gain in passes over the data.")
+    fresh = (f" Even one fused pass that writes a new array reaches {fresh_pass_gbs:.3g} GB/s here (measured), as the "
+             "operating system clears the new array's memory as it is first touched." if fresh_pass_gbs else "")
+    return (f"{at}: your time is what moving the data the task needs {passes} would take. Each extra pass costs "
+            f"time (every whole-array operation reads and writes the data at least once), and so does each new array.{fresh} "
+            "Count the passes in the line-by-line profile; do fewer operations, work in place (out=, +=), or fuse the "
+            "steps into one pass.")
 
 
 def _passes(fraction):

@@ -15,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from grader import progress
 from grader.errors import PlatformError
 from grader.grading import MODES, Exercise, grade
+from grader.harness import feedback
 from grader.services import clean_code
 from questions.loader import default_bank_dir, read_bank
 from questions.models import Question
@@ -96,14 +97,15 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Roofline on {host['cpu_model']} (CPU {host['cpu']}): memory {host['bandwidth_gbs']:.3g} GB/s, "
             f"compute {host['compute_gflops']:.3g} GFLOP/s on one core (measured {host['measured_at'][:16]})"
+            + (f"; one pass into a new array {host['fresh_pass_gbs']:.3g} GB/s" if host.get("fresh_pass_gbs") else "")
         )
         for row in roofline["sizes"]:
             sides = []
             for side in ("submission", "reference"):
                 figures = row[side]
                 if figures:
-                    sides.append(f"{side} {figures['gbs']:.3g} GB/s ({figures['bandwidth_fraction']:.0%}), "
-                                 f"{figures['gflops']:.3g} GFLOP/s ({figures['compute_fraction']:.0%})")
+                    sides.append(f"{side} {figures['gbs']:.3g} GB/s ({feedback.percent(figures['bandwidth_fraction'])}), "
+                                 f"{figures['gflops']:.3g} GFLOP/s ({feedback.percent(figures['compute_fraction'])})")
             self.stdout.write(f"  size {row['size']}: " + "; ".join(sides))
         if roofline["hint"]:
             self.stdout.write(f"Roofline hint: {roofline['hint']}")

@@ -28,4 +28,5 @@ class Command(BaseCommand):
             return
         self.stdout.write(f"{limits['host']}: {limits['cpu_model']} ({limits['logical_cpus']} logical CPUs), measured on CPU {limits['cpu']}")
         self.stdout.write(f"Memory bandwidth: {limits['bandwidth_gbs']:.2f} GB/s (copy {limits['copy_gbs']:.2f}, triad {limits['triad_gbs']:.2f})")
+        self.stdout.write(f"One pass into a new array: {limits['fresh_pass_gbs']:.2f} GB/s (the OS clears its pages on first touch)")
         self.stdout.write(f"Compute peak, one core: {limits['compute_gflops']:.2f} GFLOP/s (float64 matrix product)")
