@@ -34,8 +34,12 @@ worker: $(STAMP)
 gpu-worker: $(STAMP)
 	$(PY) manage.py gpu_worker
 
+# The run gets its own HOTPATH_RUN_DIR (filesystem broker and file cache), so a `make run` beside it keeps its
+# tasks and the tests keep theirs; a folder given in the environment is used as it is.
 test: $(STAMP) system-deps
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	@run_dir=$$(mktemp -d -t hotpath-test-run.XXXXXX); \
+	HOTPATH_RUN_DIR="$${HOTPATH_RUN_DIR:-$$run_dir}" $(VENV)/bin/pytest $(PYTEST_ARGS); status=$$?; \
+	rm -rf "$$run_dir"; exit $$status
 
 # Production: every image docker-compose.yml runs, built here without a registry (installs and
 # starts the Docker engine first where it may); then the whole stack, for real, from a fresh clone.

@@ -2,9 +2,10 @@
 pytest-django's live server, with a real Celery worker process that grades
 submissions from the same database (PostgreSQL when DATABASE_URL is set,
 otherwise the SQLite test database, a file) through the same broker (REDIS_URL,
-otherwise the filesystem broker under settings.RUN_DIR: stop a `make run` worker
-first, or it takes these tests' grading tasks). The worker helpers are the fault
-tests' (tests/faults/conftest.py).
+otherwise the filesystem broker under settings.RUN_DIR). `make test` gives each run
+its own HOTPATH_RUN_DIR, so a `make run` beside it cannot take these tests'
+grading tasks; a bare `pytest` shares .run/ with `make run`, whose worker then
+would. The worker helpers are the fault tests' (tests/faults/conftest.py).
 
 Screenshots go to docs/screenshots/ with HOTPATH_SCREENSHOTS=1, otherwise to a
 temporary folder, so an ordinary run leaves the tree clean. A failing test
