@@ -41,7 +41,14 @@ def honest_speedup(report, baseline):
     """Accepted only with a speedup honest work of the same kind gets: the lower
     end of its confidence interval may not clear twice the honest chain's (a
     cheat scores tens to thousands of times; noise on small sizes does not move
-    a whole interval), and no size's median may be beyond reach."""
+    a whole interval), and no other size's interval may lie wholly beyond reach.
+
+    Per size the interval, not the median: on a loaded machine an honest answer's
+    median at the smallest size (calls of tens of microseconds, five pairs) read
+    8.3x once, when three of its five reference calls lost the CPU to another
+    process (a whole-suite run beside other work, 4 December). A cheat that wins
+    on every pair, as a cache does once inputs repeat, still moves the whole
+    interval."""
     if report["verdict"] == V.ACCEPTED:
         ceiling = HONEST_SLACK * max(1.0, baseline["chain"]["speedup"])
         assert report["speedup"] is not None and report["speedup_ci"] is not None
@@ -50,7 +57,27 @@ def honest_speedup(report, baseline):
         )
         for row in report["sizes"]:
             if row.get("speedup") is not None:
-                assert row["speedup"] <= 3 * ceiling, f"fake speedup {row['speedup']:.2f}x at size {row['size']}"
+                assert row["speedup_ci"] is not None and row["speedup_ci"][0] <= 3 * ceiling, (
+                    f"fake speedup {row['speedup']:.2f}x, CI {row['speedup_ci']} at size {row['size']}"
+                )
+
+
+def test_the_per_size_check_tells_noise_from_a_cheat():
+    """What honest_speedup lets through and what it stops, on the figures of 4 December's
+    failure (three of five small-size pairs slowed on the reference side) and of a cheat
+    that wins on every pair at the small size only."""
+    baseline = {"chain": {"speedup": 1.01}}
+
+    def accepted(small_speedup, small_ci):
+        return {"verdict": V.ACCEPTED, "speedup": 1.05, "speedup_ci": [0.95, 1.2],
+                "sizes": [{"size": 20000, "speedup": small_speedup, "speedup_ci": small_ci},
+                          {"size": 80000, "speedup": 1.05, "speedup_ci": [0.95, 1.2]}]}
+
+    honest_speedup(accepted(8.26, [0.97, 9.1]), baseline)
+    with pytest.raises(AssertionError, match="at size 20000"):
+        honest_speedup(accepted(25.0, [19.0, 31.0]), baseline)
+    with pytest.raises(AssertionError, match="at size 20000"):
+        honest_speedup(accepted(25.0, None), baseline)
 
 
 def not_forged(report, baseline):
