@@ -130,6 +130,27 @@ def tree_cpu_seconds(root):
     return total
 
 
+def tree_runqueue_wait_seconds(root):
+    """Time `root`'s tree has spent runnable but waiting for a CPU (another
+    process had it), summed over every thread: the second field of each task's
+    /proc schedstat. Time the hypervisor takes from the whole virtual CPU is
+    not in it. None where the kernel keeps no scheduler statistics."""
+    total_ns = 0
+    for pid in subtree(root):
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue  # exited since the walk
+        for task in tasks:
+            try:
+                total_ns += int(_read(f"/proc/{pid}/task/{task}/schedstat").split()[1])
+            except FileNotFoundError:
+                continue
+            except (OSError, IndexError, ValueError):
+                return None
+    return total_ns / 1e9
+
+
 def rss_bytes(pid):
     try:
         return int(_read(f"/proc/{pid}/statm").split()[1]) * PAGE_SIZE

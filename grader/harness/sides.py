@@ -67,6 +67,9 @@ class CallOutcome:
     device_peak_bytes: int | None = None
     device_base_bytes: int | None = None
     cpu_seconds: float = 0.0
+    # How long the runner's tree waited for its CPU during the call (procs.tree_runqueue_wait_seconds):
+    # time another process ran there, inside this call's seconds. None where it cannot be read.
+    waited_seconds: float | None = None
     process_count: int = 0
     staging_seconds: float | None = None  # GPU only, like fetch_seconds
     fetch_seconds: float | None = None
@@ -202,6 +205,7 @@ class Side:
             return self._death()
 
         cpu_before = procs.tree_cpu_seconds(self.pid)
+        waited_before = procs.tree_runqueue_wait_seconds(self.pid)
         if self.cpu_mark is not None:
             self.outside_cpu_seconds += max(0.0, cpu_before - self.cpu_mark)
         members = procs.accountable(self.pid, self.trusted_peers)
@@ -246,7 +250,10 @@ class Side:
             return outcome
 
         cpu_after = procs.tree_cpu_seconds(self.pid)
+        waited_after = procs.tree_runqueue_wait_seconds(self.pid)
         self.cpu_mark = cpu_after
+        if waited_before is not None and waited_after is not None:
+            outcome.waited_seconds = max(0.0, waited_after - waited_before)
         peak_own = procs.peak_rss_bytes(self.pid)
         outcome.seconds = seconds
         outcome.staging_seconds = clock.seconds("staging")

@@ -159,6 +159,9 @@ class SizeRecord:
         self.fetching = {"reference": [], "submission": []}
         # CPU only: one echo call per timed pair (see Grading._echo), in seconds.
         self.transfer = []
+        # How long each timed call waited for its CPU while another process ran
+        # there (Side.call's waited_seconds; None where the kernel does not say).
+        self.waited = {"reference": [], "submission": []}
         # Wall time of each timed pair with its bookkeeping (inputs, checks, echo).
         self.pair_ns = []
         # The reference's answer size here: what each later call's result memfd
@@ -326,6 +329,7 @@ class Grading:
                 record.transfer.extend(echoes or ())
                 for role, outcome in outcomes.items():
                     record.times[role].append(outcome.seconds)
+                    record.waited[role].append(outcome.waited_seconds)
                     record.peaks[role].append(self._peak_bytes(role, outcome))
                     if self.job.target == "gpu":
                         record.staging[role].append(outcome.staging_seconds)
@@ -811,10 +815,18 @@ def _calls(record):
     def rounded(times):
         return [round(seconds, CALL_DIGITS) for seconds in times]
 
+    def waits(role):
+        waited = record.waited[role]
+        return None if not waited or None in waited else rounded(waited)
+
     return {
         "reference_s": rounded(record.times["reference"]),
         "submission_s": rounded(record.times["submission"]),
         "echo_s": rounded(record.transfer) if record.transfer else None,
+        # Of each call's seconds, how long another process held its CPU: a call that
+        # waited long measured the machine, not the code (docs/benchmarks.md).
+        "reference_waited_s": waits("reference"),
+        "submission_waited_s": waits("submission"),
     }
 
 

@@ -1,5 +1,6 @@
 """The harness end to end, as a real subprocess on a temporary job directory."""
 import json
+import os
 from pathlib import Path
 
 import frontmatter
@@ -188,6 +189,13 @@ def assert_recomputable_from_calls(entry, repeats):
     recomputed = stats.speedup(calls["reference_s"], calls["submission_s"], calls["echo_s"])
     assert recomputed == pytest.approx(entry["speedup"], rel=1e-4)
     assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(entry["speedup_ci"], rel=1e-4)
+    # And how long each call waited for its CPU while another process had it, where the kernel says.
+    for role in ("reference", "submission"):
+        waited = calls[f"{role}_waited_s"]
+        if not os.path.exists("/proc/self/schedstat"):
+            assert waited is None
+            continue
+        assert len(waited) == repeats and all(seconds >= 0 for seconds in waited)
 
 
 def test_wrong_value_reports_first_mismatch(tmp_path):

@@ -1,6 +1,7 @@
 """Issue 12's integrity rules at the harness level: the freeze is confirmed or
 the run is rejected, a call is allowed one CPU's worth of CPU time, and memory
 is counted from the first line of the module (libraries it imports excepted)."""
+import os
 import subprocess
 import sys
 import time
@@ -107,3 +108,38 @@ def test_memory_made_resident_at_import_counts_against_the_submission(tmp_path):
     assert run.verdict == "accepted", run.report["message"]
     assert run.report["peak_memory_bytes"] >= POOL_MB * 1024 * 1024
     assert run.report["reference_peak_memory_bytes"] < POOL_MB * 1024 * 1024 // 4
+
+
+BUSY_LOOP = "import time\nend = time.time() + {seconds}\nwhile time.time() < end:\n    pass\n"
+
+
+def busy_process(cpu, seconds):
+    child = subprocess.Popen([sys.executable, "-c", BUSY_LOOP.format(seconds=seconds)])
+    os.sched_setaffinity(child.pid, {cpu})
+    return child
+
+
+def test_a_call_that_shares_its_cpu_is_seen_waiting_for_it():
+    """Three busy processes on one CPU for 0.4 s: 1.2 s of wanting the CPU, at most
+    0.4 s of having it, so together they wait at least 0.8 s (more if anything else
+    runs there). Run time could not add up to that: one CPU gives 0.4 s at most.
+    This is what a timed call's waited_seconds reports."""
+    cpu = max(os.sched_getaffinity(0))
+    busy = [busy_process(cpu, 30.0) for _ in range(3)]  # ended below, once measured
+    try:
+        time.sleep(0.2)
+        started = time.monotonic()
+        before = [procs.tree_runqueue_wait_seconds(child.pid) for child in busy]
+        time.sleep(0.4)
+        waited = [procs.tree_runqueue_wait_seconds(child.pid) - start for child, start in zip(busy, before)]
+        window = time.monotonic() - started
+    finally:
+        for child in busy:
+            child.kill()
+            child.wait()
+    assert sum(waited) >= 0.6, waited
+    assert all(0 <= each <= window for each in waited), (waited, window)
+
+
+def test_a_process_not_of_our_tree_has_no_wait_read():
+    assert procs.tree_runqueue_wait_seconds(1) == 0.0  # init is nobody's child here: nothing of it is read

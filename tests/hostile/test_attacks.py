@@ -58,8 +58,11 @@ def honest_speedup(report, baseline):
         )
         for row in report["sizes"]:
             if row.get("speedup") is not None:
+                calls = row.get("calls") or {}
                 assert row["speedup_ci"] is not None and row["speedup_ci"][0] <= 3 * ceiling, (
-                    f"fake speedup {row['speedup']:.2f}x, CI {row['speedup_ci']} at size {row['size']}"
+                    f"fake speedup {row['speedup']:.2f}x, CI {row['speedup_ci']} at size {row['size']}; calls "
+                    f"{calls.get('reference_s')} / {calls.get('submission_s')}, waiting for the CPU "
+                    f"{calls.get('reference_waited_s')} / {calls.get('submission_waited_s')}"
                 )
 
 
