@@ -61,6 +61,16 @@ MIN_PAIRS = 5
 #: on; the smaller sizes only draw the scaling curve, so a looser bound.
 HEADLINE_HALF_WIDTH = 0.05
 SCALING_HALF_WIDTH = 0.10
+#: A reference call that waited for its CPU (another process held it) for more than
+#: this share of its time plus this floor (which covers waking up for the call)
+#: measured the machine's other work. The reference is trusted and everything else
+#: in the sandbox is frozen during its call, so the submission cannot cause this.
+CONTENDED_SHARE = 0.05
+CONTENDED_FLOOR_S = 0.0002
+#: When at least this share of a size's reference calls were contended, the
+#: learner is told the machine was busy (figures unchanged: docs/benchmarks.md says
+#: why contended pairs are not dropped).
+BUSY_SHARE = 0.2
 #: Why a size's timing stopped (the report's `stopped` per size).
 STOPPED_PRECISE = "precise"
 STOPPED_BUDGET = "budget"
@@ -679,6 +689,9 @@ class Grading:
         shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["stopped"] == STOPPED_BUDGET}
         if shortened:
             report["message"] += " " + feedback.shortened_note(shortened, self.job.repeats)
+        busy = busy_sizes(self.records.values())
+        if busy:
+            report["message"] += " " + feedback.busy_note(busy)
         if self.job.target == "gpu":
             report["message"] += " " + GPU_TIMING_NOTE
         report["hint"] = feedback.accepted_hint(
@@ -828,6 +841,26 @@ def _calls(record):
         "reference_waited_s": waits("reference"),
         "submission_waited_s": waits("submission"),
     }
+
+
+def contended_calls(record):
+    """How many of a size's timed reference calls waited for their CPU long
+    enough to have measured the machine rather than the code (CONTENDED_SHARE)."""
+    return sum(
+        1 for seconds, waited in zip(record.times["reference"], record.waited["reference"])
+        if waited is not None and waited > CONTENDED_SHARE * seconds + CONTENDED_FLOOR_S
+    )
+
+
+def busy_sizes(records):
+    """{size: (contended reference calls, timed pairs)} for the sizes where at
+    least BUSY_SHARE of the reference's calls were contended."""
+    busy = {}
+    for record in records:
+        contended, pairs = contended_calls(record), len(record.times["reference"])
+        if contended and contended >= BUSY_SHARE * pairs:
+            busy[record.size] = (contended, pairs)
+    return busy
 
 
 def copy_phase_overrun(submission_s, reference_s):

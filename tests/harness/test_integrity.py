@@ -11,9 +11,10 @@ import pytest
 
 from grader.harness import feedback, imports, procs
 from grader.harness.sides import CallOutcome
-from grader.harness.supervisor import Finished, Grading
+from grader.harness import supervisor
+from grader.harness.supervisor import Finished, Grading, SizeRecord
 
-from .jobs import run_job
+from .jobs import VECTOR_SOLUTION, run_job
 
 POOL_MB = 48
 
@@ -143,3 +144,42 @@ def test_a_call_that_shares_its_cpu_is_seen_waiting_for_it():
 
 def test_a_process_not_of_our_tree_has_no_wait_read():
     assert procs.tree_runqueue_wait_seconds(1) == 0.0  # init is nobody's child here: nothing of it is read
+
+
+def record_with(reference_s, waited_s, size=8000):
+    record = SizeRecord(size)
+    record.times["reference"] = list(reference_s)
+    record.waited["reference"] = list(waited_s)
+    return record
+
+
+def test_a_reference_call_counts_as_contended_past_its_share_and_floor():
+    # 5% of a 10 ms call is 0.5 ms, plus the 0.2 ms floor: 0.7 ms.
+    record = record_with([0.01] * 4, [0.0006, 0.0008, None, 0.0])
+    assert supervisor.contended_calls(record) == 1
+    assert supervisor.contended_calls(record_with([0.0001], [0.00019])) == 0  # waking up for a tiny call
+
+
+def test_the_learner_is_told_when_the_machine_was_busy_at_a_size():
+    quiet = record_with([0.01] * 10, [0.0] * 9 + [0.005], size=1000)  # one contended call in ten: below the share
+    busy = record_with([0.01] * 10, [0.005] * 2 + [0.0] * 8, size=8000)  # two in ten: at it
+    assert supervisor.busy_sizes([quiet, busy]) == {8000: (2, 10)}
+    assert supervisor.busy_sizes([quiet]) == {}
+    note = feedback.busy_note({8000: (2, 10)})
+    assert note.startswith("The grading machine was busy: another process held the reference's CPU during part of its "
+                           "timed calls (2 of 10 at size 8,000)")
+
+
+def test_a_grading_on_a_busy_machine_says_so(tmp_path):
+    """Three busy processes on every CPU the grading may use: the reference's calls wait for
+    their CPU, and the accepted report says the machine was busy (its figures are kept)."""
+    busy = [busy_process(cpu, 120.0) for cpu in sorted(os.sched_getaffinity(0)) for _ in range(3)]
+    try:
+        run = run_job(tmp_path, VECTOR_SOLUTION)
+    finally:
+        for child in busy:
+            child.kill()
+            child.wait()
+    assert run.verdict == "accepted", run
+    assert "The grading machine was busy: another process held the reference's CPU" in run.report["message"]
+    assert run.report["speedup"] is not None
