@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 
 from grader.harness import COMMAND, protocol
+from grader.sandbox.cpuslots import claim_runner_cpu
 
 HARNESS_SOURCE = Path(__file__).resolve().parents[2] / "grader" / "harness"
 
@@ -82,7 +83,6 @@ def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS
             job["limits"].update(value)
         else:
             job[key] = value
-    (job_dir / "job.json").write_text(json.dumps(job))
     (job_dir / "submission.py").write_text(textwrap.dedent(submission))
     (job_dir / "reference.py").write_text(textwrap.dedent(reference))
     (job_dir / "inputs.py").write_text(textwrap.dedent(inputs))
@@ -91,7 +91,13 @@ def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS
     command = [sys.executable if part == "python3" else part.replace("/job", str(job_dir)) for part in COMMAND]
     secret = secrets.token_hex(16).encode()
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO", "PYTEST"))}
-    completed = subprocess.run(command, input=secret + b"\n", capture_output=True, timeout=timeout, env=env)
+    # A CPU slot, as grader.grading claims one: two test runs at once (or a worker beside
+    # them) then time on different CPUs instead of sharing one and bending every ratio.
+    with claim_runner_cpu() as runner_cpu:
+        if runner_cpu is not None and "runner_cpu" not in job_changes:
+            job["runner_cpu"] = runner_cpu
+        (job_dir / "job.json").write_text(json.dumps(job))
+        completed = subprocess.run(command, input=secret + b"\n", capture_output=True, timeout=timeout, env=env)
     report = protocol.parse_report(secret, completed.stdout)
     assert report is not None, f"no signed report; rc={completed.returncode}\nstdout={completed.stdout[-2000:]!r}\nstderr={completed.stderr[-4000:]!r}"
     assert completed.returncode == 0
