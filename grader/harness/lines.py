@@ -11,8 +11,8 @@ next event and includes the calls the line makes (a line calling another of
 the module's functions counts that function's time too). The hook's own
 bookkeeping falls between two clock readings and is left out, but a line
 executed millions of times still carries the cost of entering the hook each
-time: a tight Python loop runs about nine times slower traced (measured with
-cProfile alongside, as the runner uses them), a vectorised one about as fast.
+time: a tight Python loop runs 9-16 times slower traced with cProfile alongside,
+as the runner uses them, a vectorised one about as fast (bench/profile_overhead.py).
 """
 import sys
 import time

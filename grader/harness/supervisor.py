@@ -100,7 +100,8 @@ UNFROZEN_MESSAGE = (
 #: budget stopped because the budget was spent, not because it hangs.
 REFERENCE_HANG_SHARE = 0.5
 #: A profiled call is planned at this many times the timed calls' median (cProfile
-#: and the line timer on a tight Python loop: about 9x, see lines.py), plus a margin.
+#: and the line timer on a tight Python loop: 9-16x, bench/profile_overhead.py), plus
+#: a margin; its budget is twice the plan.
 #: It is made at the largest size whose plan fits both the budget left and
 #: PROFILE_MAX_S (a loop-bound answer is profiled on a smaller input rather than
 #: lengthen every grading); when not even the smallest fits, it is skipped.
