@@ -378,6 +378,10 @@ class Grading:
                                                     answer_bytes=self.records[size].answer_bytes, profile=True)
         finally:
             bundle.close()
+        if outcome.status == "timeout":
+            self.report["profile"] = _profile_entry(
+                "skipped", f"The profiled call was stopped after {budget_ns / NS:.1f} s, twice the time planned for it.")
+            return
         if outcome.status != "ok":
             self.report["profile"] = _profile_entry("skipped", f"The profiled call did not finish ({outcome.status}).")
             return

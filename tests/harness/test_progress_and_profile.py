@@ -88,12 +88,15 @@ def test_a_grading_reports_its_phases_in_order_and_profiles_the_learners_functio
 class ProfilingSide:
     """Stands in for the submission's runner: records the profiled call's input size."""
 
-    def __init__(self):
+    def __init__(self, status="ok"):
         self.sizes = []
+        self.status = status
 
     def call(self, bundle, budget_ns, deadline_ns, answer_bytes=0, profile=False):
         self.sizes.append(bundle.regions[0][2].size)  # the input array the call was given
         self.budget_s = budget_ns / supervisor.NS
+        if self.status != "ok":
+            return types.SimpleNamespace(status=self.status)
         lines = [{"line": 2, "code": "return x * 2.0", "hits": 1, "seconds": 0.001}]
         return types.SimpleNamespace(status="ok", seconds=0.002, profile=[], profile_lines=lines, profile_traced_s=0.0015)
 
@@ -124,6 +127,17 @@ def test_the_profile_is_taken_at_the_largest_size_whose_plan_fits():
     grading = grading_with({100_000: 0.01, 800_000: 0.1, 6_400_000: 1.0}, seconds_left=1.0)
     supervisor.Grading._profile(grading)
     assert grading.report["profile"]["size"] == 100_000
+
+
+def test_a_profiled_call_past_twice_its_plan_is_stopped_and_said_so():
+    grading = grading_with({8000: 0.1}, seconds_left=100)  # planned at 1.7 s, stopped at 3.4 s
+    grading.sides["submission"] = ProfilingSide(status="timeout")
+    supervisor.Grading._profile(grading)
+    assert grading.report["profile"]["status"] == "skipped"
+    assert grading.report["profile"]["reason"] == "The profiled call was stopped after 3.4 s, twice the time planned for it."
+    grading.sides["submission"] = ProfilingSide(status="died")
+    supervisor.Grading._profile(grading)
+    assert grading.report["profile"]["reason"] == "The profiled call did not finish (died)."
 
 
 def test_no_profile_when_not_even_the_smallest_size_fits():
