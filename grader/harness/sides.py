@@ -273,7 +273,8 @@ class Side:
             try:
                 outcome.placement, outcome.modified_arguments = _device_checks(reply)
                 if profile:
-                    outcome.profile, outcome.profile_lines = _profile_rows(reply), _profile_line_rows(reply)
+                    outcome.profile = _profile_rows(reply, *PROFILE_FUNCTIONS)
+                    outcome.profile_lines = _profile_rows(reply, *PROFILE_LINES)
                     outcome.profile_traced_s = _traced_seconds(reply)
                 outcome.value = ipc.decode(reply.get("value"), buffer)
             except ipc.ProtocolError as exc:
@@ -398,38 +399,26 @@ def _device_checks(reply):
     return placement, modified
 
 
-def _profile_rows(reply):
-    """The profile rows of a "profile" reply, validated: the submission's runner
-    wrote them, so they are checked and cut to size like anything else it sends."""
-    rows = reply.get("profile")
-    if not isinstance(rows, list) or len(rows) > 100:
-        raise ipc.ProtocolError("bad profile")
-    clean = []
-    for row in rows:
-        if not isinstance(row, dict):
-            raise ipc.ProtocolError("bad profile row")
-        numbers = [row.get(key) for key in ("line", "calls", "own_s", "cumulative_s")]
-        if not isinstance(row.get("function"), str) or not all(type(n) in (int, float) and n >= 0 for n in numbers):
-            raise ipc.ProtocolError("bad profile row")
-        clean.append({"function": row["function"][:100], "line": int(row["line"]), "calls": int(row["calls"]),
-                      "own_s": float(row["own_s"]), "cumulative_s": float(row["cumulative_s"])})
-    return clean
+#: The two tables a "profile" reply carries (runner.Runner.profile): the reply's key,
+#: the most rows, the text field and how much of it is kept, each number's type.
+PROFILE_FUNCTIONS = ("profile", 100, "function", 100, {"line": int, "calls": int, "own_s": float, "cumulative_s": float})
+PROFILE_LINES = ("profile_lines", lines.MAX_LINES, "code", lines.MAX_CODE_CHARS, {"line": int, "hits": int, "seconds": float})
 
 
-def _profile_line_rows(reply):
-    """The line timer's rows of a "profile" reply, validated like _profile_rows."""
-    rows = reply.get("profile_lines")
-    if not isinstance(rows, list) or len(rows) > lines.MAX_LINES:
-        raise ipc.ProtocolError("bad profile lines")
+def _profile_rows(reply, key, most, text, text_chars, numbers):
+    """One table of a "profile" reply, validated: the submission's runner wrote
+    it, so it is checked and cut to size like anything else it sends."""
+    rows = reply.get(key)
+    if not isinstance(rows, list) or len(rows) > most:
+        raise ipc.ProtocolError(f"bad {key}")
     clean = []
     for row in rows:
-        if not isinstance(row, dict) or not isinstance(row.get("code"), str):
-            raise ipc.ProtocolError("bad profile line")
-        numbers = [row.get(key) for key in ("line", "hits", "seconds")]
-        if not all(type(n) in (int, float) and n >= 0 for n in numbers):
-            raise ipc.ProtocolError("bad profile line")
-        clean.append({"line": int(row["line"]), "code": row["code"][:lines.MAX_CODE_CHARS], "hits": int(row["hits"]),
-                      "seconds": float(row["seconds"])})
+        if not isinstance(row, dict) or not isinstance(row.get(text), str):
+            raise ipc.ProtocolError(f"bad {key} row")
+        values = {name: row.get(name) for name in numbers}
+        if not all(type(value) in (int, float) and value >= 0 for value in values.values()):
+            raise ipc.ProtocolError(f"bad {key} row")
+        clean.append({text: row[text][:text_chars], **{name: kind(values[name]) for name, kind in numbers.items()}})
     return clean
 
 

@@ -119,8 +119,8 @@ def good_row(**changes):
 
 def test_the_supervisor_takes_the_runners_line_rows_only_well_formed_and_cut_to_size():
     reply = {"profile_lines": [good_row(code="y" * 500, hits=2)]}
-    assert sides._profile_line_rows(reply) == [good_row(code="y" * lines.MAX_CODE_CHARS, hits=2)]
-    assert sides._profile_line_rows({"profile_lines": [good_row()] * lines.MAX_LINES}) == [good_row()] * lines.MAX_LINES
+    assert sides._profile_rows(reply, *sides.PROFILE_LINES) == [good_row(code="y" * lines.MAX_CODE_CHARS, hits=2)]
+    assert sides._profile_rows({"profile_lines": [good_row()] * lines.MAX_LINES}, *sides.PROFILE_LINES) == [good_row()] * lines.MAX_LINES
     bad_replies = [
         {}, {"profile_lines": "rows"}, {"profile_lines": [good_row()] * (lines.MAX_LINES + 1)}, {"profile_lines": ["row"]},
         {"profile_lines": [good_row(code=7)]}, {"profile_lines": [good_row(hits=-1)]}, {"profile_lines": [good_row(seconds="1")]},
@@ -128,7 +128,7 @@ def test_the_supervisor_takes_the_runners_line_rows_only_well_formed_and_cut_to_
     ]
     for reply in bad_replies:
         with pytest.raises(ipc.ProtocolError):
-            sides._profile_line_rows(reply)
+            sides._profile_rows(reply, *sides.PROFILE_LINES)
 
 
 def test_the_traced_seconds_must_be_a_finite_number():
