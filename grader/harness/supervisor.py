@@ -186,6 +186,13 @@ class SizeRecord:
         (no echo: the copies are already outside the window)."""
         return self.transfer or None
 
+    def mean_pair_ns(self):
+        """What a timed pair here has cost on average: the figure to plan a sum
+        of pairs with. A median undershoots that sum when an answer's time
+        varies call to call (half its calls fast, half slow: the median is a
+        fast one), and a jittery but correct answer then ran out of time."""
+        return sum(self.pair_ns) / len(self.pair_ns)
+
 
 class ProgressNotes:
     """Where the grading is, for the page's progress bar: every change of phase,
@@ -394,7 +401,7 @@ class Grading:
         proportion to size; never beyond the budget. None before any pair."""
         if not record.pair_ns:
             return None
-        pair_ns = stats.median(record.pair_ns)
+        pair_ns = record.mean_pair_ns()
         later_ns = sum(pair_ns * later / record.size * (self.job.repeats + 1) for later in later_sizes)
         estimate_ns = pair_ns * (self.job.repeats - done_pairs) + later_ns
         return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
@@ -410,9 +417,12 @@ class Grading:
         not a time limit; code too slow for even the minimum still runs out."""
         if len(record.pair_ns) < MIN_PAIRS:
             return True
-        pair_ns = PLAN_MARGIN * stats.median(record.pair_ns)
+        # One more pair may be as slow as the slowest so far (a call past the
+        # deadline is a time limit); the later sizes' pairs add up to their mean.
+        next_ns = PLAN_MARGIN * max(record.pair_ns)
+        pair_ns = PLAN_MARGIN * record.mean_pair_ns()
         later_ns = sum(pair_ns * later / record.size * (MIN_PAIRS + 1) for later in later_sizes)
-        return time.perf_counter_ns() + pair_ns + later_ns < self.deadline_ns
+        return time.perf_counter_ns() + next_ns + later_ns < self.deadline_ns
 
     # -- one pair of calls on the same input ----------------------------------
 

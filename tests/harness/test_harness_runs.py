@@ -101,12 +101,16 @@ def test_twice_the_memory_bound_work_reads_half_once_transfers_are_taken_out(tmp
 def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
     """Planned pairs that would not fit the time budget are dropped (never below
     MIN_PAIRS) and the learner is told; the later size keeps its minimum."""
-    # Eight times the reference's work on average, with a turn count drawn per call between 4x and
-    # 12x, so the pair ratios scatter far beyond the stopping rule's bound and only the budget stops them.
-    reference, submission = busy_transform(300_000), busy_transform(1_200_000, 3_600_000)
-    # 60 planned pairs of about a second each cannot fit 20 s; a loaded laptop still fits the minimum.
+    # Calls that wait rather than compute take the same time on a fast machine and a loaded
+    # laptop, so the budget cuts every run, as the test needs (a CPU-bound loop was fast enough
+    # on CI to fit). Each submission call waits 0.05-0.4 s, log-uniformly drawn afresh: the
+    # median ratio's interval then stays about five times wider than the rule's bound at 60
+    # pairs (half-width about 2/sqrt(pairs) in log terms), so only the budget ends a size.
+    reference, submission = sleeping_transform(0.02), sleeping_transform("0.05 * 8 ** np.random.random()")
+    # 60 planned pairs per size (about 11 s each) cannot both fit 18 s; the minimum (3 s) does.
     limits = dict(DEFAULT_JOB["limits"], time_s=20)
-    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60, limits=limits)
+    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60,
+                  allowed_imports=["numpy", "time"], limits=limits)
     assert run.verdict == "accepted", run
     pairs = [entry["pairs"] for entry in run.report["sizes"]]
     # Which size is cut depends on the machine's speed; some size must be, none below the minimum.
@@ -118,6 +122,20 @@ def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
         assert_recomputable_from_calls(entry, repeats=count)
     for entry, half_width in zip(run.report["sizes"], (supervisor.SCALING_HALF_WIDTH, supervisor.HEADLINE_HALF_WIDTH)):
         assert_stopped_by_the_rule(entry, half_width, planned=60)
+
+
+def test_an_answer_whose_time_varies_call_to_call_is_planned_by_its_mean(tmp_path):
+    """Half the answer's calls take 0.05 s and half 0.4 s, at random. Planned with
+    the median pair (a fast one) the budget left the later size less than its
+    minimum needs, and the last size's extra pairs ran until a slow one crossed
+    the deadline: time_limit in 4 of 8 runs. Planned with the mean pair for the
+    later sizes and the slowest for the next one, it gets fewer pairs instead."""
+    reference, submission = sleeping_transform(0.02), sleeping_transform("np.random.choice([0.05, 0.4])")
+    limits = dict(DEFAULT_JOB["limits"], time_s=20)
+    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60,
+                  allowed_imports=["numpy", "time"], limits=limits)
+    assert run.verdict == "accepted", run.report["message"]
+    assert all(entry["pairs"] >= supervisor.MIN_PAIRS for entry in run.report["sizes"])
 
 
 def test_timing_stops_early_once_the_interval_is_tight(tmp_path):
@@ -158,26 +176,15 @@ def assert_stopped_by_the_rule(entry, half_width, planned):
 
 
 def sleeping_transform(seconds):
+    """A transform that waits `seconds` (a Python expression, evaluated per call)
+    before answering."""
     return f"""
     import time
 
-    def transform(x):
-        time.sleep({seconds})
-        return x + 1.0
-    """
-
-
-def busy_transform(iterations, most=None):
-    """A transform that spends `iterations` turns of a Python loop before
-    answering (a count drawn afresh per call up to `most`, when given)."""
-    turns = f"{iterations}" if most is None else f"int(np.random.default_rng().integers({iterations}, {most}))"
-    return f"""
     import numpy as np
 
     def transform(x):
-        total = 0.0
-        for step in range({turns}):
-            total += step
+        time.sleep({seconds})
         return x + 1.0
     """
 
