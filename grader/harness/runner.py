@@ -31,7 +31,10 @@ import types
 
 
 def _bootstrap_package():
-    """-I leaves the script's folder off sys.path; load the package by path."""
+    """-I leaves the script's folder off sys.path; load the package by path.
+    Each entry script (main.py, runner.py) carries this copy: until it has run
+    there is no package to import it from, and putting /job on sys.path instead
+    would make the job's other files (the reference among them) importable."""
     import importlib.util
 
     here = os.path.dirname(os.path.abspath(__file__))
