@@ -94,7 +94,7 @@ def shortened_note(pairs_by_size, planned):
 
 def busy_note(contended_by_size):
     """For sizes where other processes held the reference's CPU during many timed
-    calls (supervisor.BUSY_SHARE): {size: (contended calls, timed calls)}."""
+    calls (per_size.BUSY_SHARE): {size: (contended calls, timed calls)}."""
     where = ", ".join(f"{count} of {total} at size {size:,}" for size, (count, total) in contended_by_size.items())
     return (f"The grading machine was busy: another process held the reference's CPU during part of its timed calls "
             f"({where}), so these figures may be off. Grading again when the machine is quieter gives steadier ones.")

@@ -34,15 +34,13 @@ import time
 
 import numpy as np
 
-from . import HARNESS_VERSION, compare, feedback, imports, ipc, procs, stats
+from . import HARNESS_VERSION, compare, feedback, imports, ipc, per_size, procs, stats
 from .gpu import MemoryProbe
 from .job import JobError, load_job
 from .measure import on_tmpfs
 from .sides import InputBundle, Side
 
 NS = 1_000_000_000
-#: Decimal places kept of each call's seconds in the report (0.1 microsecond).
-CALL_DIGITS = 7
 #: A submission call may take this many times the reference's time (plus a second).
 TIME_FACTOR = 10
 TIME_GRACE_S = 1.0
@@ -61,20 +59,6 @@ MIN_PAIRS = 5
 #: on; the smaller sizes only draw the scaling curve, so a looser bound.
 HEADLINE_HALF_WIDTH = 0.05
 SCALING_HALF_WIDTH = 0.10
-#: A reference call that waited for its CPU (another process held it) for more than
-#: this share of its time plus this floor (which covers waking up for the call)
-#: measured the machine's other work. The reference is trusted and everything else
-#: in the sandbox is frozen during its call, so the submission cannot cause this.
-CONTENDED_SHARE = 0.05
-CONTENDED_FLOOR_S = 0.0002
-#: When at least this share of a size's reference calls were contended, the
-#: learner is told the machine was busy (figures unchanged: docs/benchmarks.md says
-#: why contended pairs are not dropped).
-BUSY_SHARE = 0.2
-#: Why a size's timing stopped (the report's `stopped` per size).
-STOPPED_PRECISE = "precise"
-STOPPED_BUDGET = "budget"
-STOPPED_PLANNED = "planned"
 #: Safety factor on the time a pair is expected to take when planning the budget.
 PLAN_MARGIN = 1.25
 #: CPU the submission may use while not in a call before it counts as background work.
@@ -157,41 +141,6 @@ def grade(job_dir, started_ns, emit_progress=None):
         report["hint"] = feedback.HINTS[feedback.INTERNAL_ERROR]
         return report
     return Grading(job_dir, job, started_ns, ProgressNotes(emit_progress, started_ns)).run()
-
-
-class SizeRecord:
-    def __init__(self, size):
-        self.size = size
-        self.times = {"reference": [], "submission": []}
-        self.peaks = {"reference": [], "submission": []}
-        self.first_call = {"reference": None, "submission": None}
-        # GPU only: the untimed copy phases of each timed call, in seconds.
-        self.staging = {"reference": [], "submission": []}
-        self.fetching = {"reference": [], "submission": []}
-        # CPU only: one echo call per timed pair (see Grading._echo), in seconds.
-        self.transfer = []
-        # How long each timed call waited for its CPU while another process ran
-        # there (Side.call's waited_seconds; None where the kernel does not say).
-        self.waited = {"reference": [], "submission": []}
-        # Wall time of each timed pair with its bookkeeping (inputs, checks, echo).
-        self.pair_ns = []
-        # The reference's answer size here: what each later call's result memfd
-        # is pre-allocated to (see ipc.spare_result_memfd).
-        self.answer_bytes = 0
-        self.correct = True
-        self.stopped = STOPPED_PLANNED
-
-    def overhead(self):
-        """The echo timings the statistics net both sides of, or None on GPU
-        (no echo: the copies are already outside the window)."""
-        return self.transfer or None
-
-    def mean_pair_ns(self):
-        """What a timed pair here has cost on average: the figure to plan a sum
-        of pairs with. A median undershoots that sum when an answer's time
-        varies call to call (half its calls fast, half slow: the median is a
-        fast one), and a jittery but correct answer then ran out of time."""
-        return sum(self.pair_ns) / len(self.pair_ns)
 
 
 class ProgressNotes:
@@ -319,12 +268,12 @@ class Grading:
         for size in self.job.sizes:
             self._checked_pair(self._make_inputs(size), f"size {size}", None, ("reference", "submission"))
         self.report["message"] = feedback.check_message(len(self.job.sizes), self.edge_count)
-        self.report["sizes"] = [_size_entry(size, correct=True) for size in self.job.sizes]
+        self.report["sizes"] = [per_size.entry(size, correct=True) for size in self.job.sizes]
 
     def _benchmark(self):
         sizes = list(self.job.sizes)
         for position, size in enumerate(sizes):
-            record = self.records[size] = SizeRecord(size)
+            record = self.records[size] = per_size.SizeRecord(size)
             label = f"size {size:,}"
             warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), warmup=True)
             for role in ("reference", "submission"):
@@ -332,10 +281,10 @@ class Grading:
             half_width = HEADLINE_HALF_WIDTH if position == len(sizes) - 1 else SCALING_HALF_WIDTH
             for pair in range(self.job.repeats):
                 if len(record.pair_ns) >= MIN_PAIRS and self._precise_enough(record, half_width):
-                    record.stopped = STOPPED_PRECISE
+                    record.stopped = per_size.STOPPED_PRECISE
                     break
                 if not self._room_for_another_pair(record, sizes[position + 1:]):
-                    record.stopped = STOPPED_BUDGET
+                    record.stopped = per_size.STOPPED_BUDGET
                     break
                 self.progress.note("timing", self._time_left_s(record, pair, sizes[position + 1:]),
                                    size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
@@ -475,7 +424,7 @@ class Grading:
         speedup towards 1. So the trusted reference runner gets the same
         inputs, through the same Side.call path and clock, and returns a blank
         answer shaped like the reference's without running the entry point;
-        _size_summary subtracts their level (stats.overhead_level) from both sides. Only the
+        per_size.summary subtracts their level (stats.overhead_level) from both sides. Only the
         reference runner echoes, so the submission cannot influence the
         figure (it is stopped throughout, as in any other call). The GPU's
         untimed fetch phase is not used on CPU instead: the runner is not
@@ -683,7 +632,7 @@ class Grading:
         if self.job.mode == "check":
             report["hint"] = "Submit to see how fast your code is compared with the reference."
             return
-        entries = [self._size_summary(record) for record in self.records.values()]
+        entries = [per_size.summary(record) for record in self.records.values()]
         report["sizes"] = entries
         # Headline: the largest size. That is the regime these exercises are
         # about, it is least diluted by fixed per-call costs (IPC, JIT guards),
@@ -701,10 +650,10 @@ class Grading:
             len(entries), self.edge_count, headline["size"], headline["speedup"], headline["speedup_ci"],
             report["peak_memory_bytes"], report["reference_peak_memory_bytes"], self.job.graded_on,
         )
-        shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["stopped"] == STOPPED_BUDGET}
+        shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["stopped"] == per_size.STOPPED_BUDGET}
         if shortened:
             report["message"] += " " + feedback.shortened_note(shortened, self.job.repeats)
-        busy = busy_sizes(self.records.values())
+        busy = per_size.busy_sizes(self.records.values())
         if busy:
             report["message"] += " " + feedback.busy_note(busy)
         if self.job.target == "gpu":
@@ -713,33 +662,6 @@ class Grading:
             headline["speedup"], report["peak_memory_bytes"], report["reference_peak_memory_bytes"],
             self.first_call_s, min(entry["time_s"] for entry in entries), report["scaling_exponent"],
             report["reference_scaling_exponent"], self.job.graded_on,
-        )
-
-    def _size_summary(self, record):
-        submission, reference = record.times["submission"], record.times["reference"]
-        # Times are net of the harness's transfer overhead (see _echo); the raw
-        # medians stay in the report so nothing is hidden.
-        overhead = record.overhead()
-        interval = stats.speedup_interval(reference, submission, overhead)
-        return _size_entry(
-            record.size,
-            correct=record.correct,
-            time_s=stats.net_median(submission, overhead),
-            reference_time_s=stats.net_median(reference, overhead),
-            speedup=stats.speedup(reference, submission, overhead),
-            speedup_ci=list(interval) if interval else None,
-            raw_time_s=stats.median(submission),
-            raw_reference_time_s=stats.median(reference),
-            transfer_overhead_s=float(stats.overhead_level(record.transfer)) if record.transfer else None,
-            peak_memory_bytes=int(np.median(record.peaks["submission"])),
-            reference_peak_memory_bytes=int(np.median(record.peaks["reference"])),
-            first_call_s=record.first_call["submission"],
-            reference_first_call_s=record.first_call["reference"],
-            staging_s=_median_or_none(record.staging["submission"]),
-            reference_staging_s=_median_or_none(record.staging["reference"]),
-            pairs=len(submission),
-            stopped=record.stopped,
-            calls=_calls(record),
         )
 
     def _finish(self, verdict, message, failure=None, hint=None):
@@ -752,7 +674,7 @@ class Grading:
         report["first_call_s"] = self.first_call_s
         try:
             report["sizes"] = [
-                self._size_summary(record) if record.correct and record.times["submission"] else _size_entry(record.size, correct=False)
+                per_size.summary(record) if record.correct and record.times["submission"] else per_size.entry(record.size, correct=False)
                 for record in self.records.values()
             ]
         except Exception:
@@ -811,82 +733,11 @@ def _profile_entry(status, reason, size=None, seconds=None, functions=(), lines=
             "lines": list(lines), "traced_s": traced_s}
 
 
-def _size_entry(size, correct, **numbers):
-    entry = {
-        "size": size,
-        "time_s": None,
-        "reference_time_s": None,
-        "speedup": None,
-        "speedup_ci": None,
-        "peak_memory_bytes": None,
-        "reference_peak_memory_bytes": None,
-        "correct": correct,
-        "first_call_s": None,
-        "reference_first_call_s": None,
-        "staging_s": None,
-        "reference_staging_s": None,
-        "raw_time_s": None,
-        "raw_reference_time_s": None,
-        "transfer_overhead_s": None,
-        "pairs": None,
-        "stopped": None,
-        "calls": None,
-    }
-    entry.update(numbers)
-    return entry
-
-
-def _calls(record):
-    """Every timed call's raw seconds, in pair order (warm-up pair excluded),
-    with the echo that followed each pair: the speedup and its interval can be
-    recomputed from the report alone (stats.speedup)."""
-    def rounded(times):
-        return [round(seconds, CALL_DIGITS) for seconds in times]
-
-    def waits(role):
-        waited = record.waited[role]
-        return None if not waited or None in waited else rounded(waited)
-
-    return {
-        "reference_s": rounded(record.times["reference"]),
-        "submission_s": rounded(record.times["submission"]),
-        "echo_s": rounded(record.transfer) if record.transfer else None,
-        # Of each call's seconds, how long another process held its CPU: a call that
-        # waited long measured the machine, not the code (docs/benchmarks.md).
-        "reference_waited_s": waits("reference"),
-        "submission_waited_s": waits("submission"),
-    }
-
-
-def contended_calls(record):
-    """How many of a size's timed reference calls waited for their CPU long
-    enough to have measured the machine rather than the code (CONTENDED_SHARE)."""
-    return sum(
-        1 for seconds, waited in zip(record.times["reference"], record.waited["reference"])
-        if waited is not None and waited > CONTENDED_SHARE * seconds + CONTENDED_FLOOR_S
-    )
-
-
-def busy_sizes(records):
-    """{size: (contended reference calls, timed pairs)} for the sizes where at
-    least BUSY_SHARE of the reference's calls were contended."""
-    busy = {}
-    for record in records:
-        contended, pairs = contended_calls(record), len(record.times["reference"])
-        if contended and contended >= BUSY_SHARE * pairs:
-            busy[record.size] = (contended, pairs)
-    return busy
-
-
 def copy_phase_overrun(submission_s, reference_s):
     """Whether the submission's median untimed copy phase is too much longer
     than the reference's to be the copy alone (see COPY_PHASE_SLACK)."""
     seconds, fraction = COPY_PHASE_SLACK
     return submission_s - reference_s > max(seconds, fraction * reference_s)
-
-
-def _median_or_none(values):
-    return stats.median(values) if values else None
 
 
 def _where(exc):

@@ -6,9 +6,9 @@ from pathlib import Path
 import frontmatter
 import pytest
 
-from grader.harness import feedback, imports, protocol, stats, supervisor
+from grader.harness import feedback, imports, per_size, protocol, stats, supervisor
 
-from .jobs import DEFAULT_JOB, LOOP_REFERENCE, VECTOR_SOLUTION, run_job
+from .jobs import DEFAULT_JOB, VECTOR_SOLUTION, run_job
 
 REPORT_FIELDS = {
     "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
@@ -115,7 +115,7 @@ def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
     pairs = [entry["pairs"] for entry in run.report["sizes"]]
     # Which size is cut depends on the machine's speed; some size must be, none below the minimum.
     assert supervisor.MIN_PAIRS <= min(pairs) < 60, pairs
-    assert supervisor.STOPPED_BUDGET in [entry["stopped"] for entry in run.report["sizes"]]
+    assert per_size.STOPPED_BUDGET in [entry["stopped"] for entry in run.report["sizes"]]
     assert "fewer timed pairs than the planned 60" in run.report["message"]
     assert run.report["speedup"] < 0.5
     for entry, count in zip(run.report["sizes"], pairs):
@@ -152,7 +152,7 @@ def test_timing_stops_early_once_the_interval_is_tight(tmp_path):
         assert_recomputable_from_calls(entry, repeats=entry["pairs"])
         assert_stopped_by_the_rule(entry, half_width, planned=40)
     headline = run.report["sizes"][-1]
-    assert headline["stopped"] == supervisor.STOPPED_PRECISE, headline
+    assert headline["stopped"] == per_size.STOPPED_PRECISE, headline
     assert supervisor.MIN_PAIRS <= headline["pairs"] < 40
     low, high = headline["speedup_ci"]
     assert high - low <= 2 * supervisor.HEADLINE_HALF_WIDTH * headline["speedup"]
@@ -166,12 +166,12 @@ def assert_stopped_by_the_rule(entry, half_width, planned):
     one did (the budget's check follows the rule's; the planned count ends the loop)."""
     columns = [entry["calls"][key] for key in ("reference_s", "submission_s", "echo_s")]
     met = list(stats.counts_meeting_the_rule(*columns, half_width, supervisor.MIN_PAIRS, entry["pairs"]))
-    if entry["stopped"] == supervisor.STOPPED_PRECISE:
+    if entry["stopped"] == per_size.STOPPED_PRECISE:
         assert met[:1] == [entry["pairs"]], (met, entry["pairs"])
-    elif entry["stopped"] == supervisor.STOPPED_BUDGET:
+    elif entry["stopped"] == per_size.STOPPED_BUDGET:
         assert met == [], met
     else:
-        assert entry["stopped"] == supervisor.STOPPED_PLANNED and entry["pairs"] == planned
+        assert entry["stopped"] == per_size.STOPPED_PLANNED and entry["pairs"] == planned
         assert met in ([], [planned]), met
 
 

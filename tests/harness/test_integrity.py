@@ -9,10 +9,10 @@ import types
 
 import pytest
 
-from grader.harness import feedback, imports, procs
+from grader.harness import feedback, imports, per_size, procs
+from grader.harness.per_size import SizeRecord
 from grader.harness.sides import CallOutcome
-from grader.harness import supervisor
-from grader.harness.supervisor import Finished, Grading, SizeRecord
+from grader.harness.supervisor import Finished, Grading
 
 from .jobs import VECTOR_SOLUTION, run_job
 
@@ -156,15 +156,15 @@ def record_with(reference_s, waited_s, size=8000):
 def test_a_reference_call_counts_as_contended_past_its_share_and_floor():
     # 5% of a 10 ms call is 0.5 ms, plus the 0.2 ms floor: 0.7 ms.
     record = record_with([0.01] * 4, [0.0006, 0.0008, None, 0.0])
-    assert supervisor.contended_calls(record) == 1
-    assert supervisor.contended_calls(record_with([0.0001], [0.00019])) == 0  # waking up for a tiny call
+    assert per_size.contended_calls(record) == 1
+    assert per_size.contended_calls(record_with([0.0001], [0.00019])) == 0  # waking up for a tiny call
 
 
 def test_the_learner_is_told_when_the_machine_was_busy_at_a_size():
     quiet = record_with([0.01] * 10, [0.0] * 9 + [0.005], size=1000)  # one contended call in ten: below the share
     busy = record_with([0.01] * 10, [0.005] * 2 + [0.0] * 8, size=8000)  # two in ten: at it
-    assert supervisor.busy_sizes([quiet, busy]) == {8000: (2, 10)}
-    assert supervisor.busy_sizes([quiet]) == {}
+    assert per_size.busy_sizes([quiet, busy]) == {8000: (2, 10)}
+    assert per_size.busy_sizes([quiet]) == {}
     note = feedback.busy_note({8000: (2, 10)})
     assert note.startswith("The grading machine was busy: another process held the reference's CPU during part of its "
                            "timed calls (2 of 10 at size 8,000)")

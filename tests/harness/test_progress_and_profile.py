@@ -6,9 +6,9 @@ import types
 import numpy as np
 import pytest
 
-from grader.harness import protocol, supervisor
+from grader.harness import per_size, protocol, supervisor
 
-from .jobs import VECTOR_SOLUTION, run_job
+from .jobs import run_job
 
 SECRET = b"k" * 64
 
@@ -104,7 +104,7 @@ class ProfilingSide:
 def grading_with(median_by_size, seconds_left, target="cpu"):
     records = {}
     for size, median in median_by_size.items():
-        records[size] = supervisor.SizeRecord(size)
+        records[size] = per_size.SizeRecord(size)
         records[size].times["submission"] = [median] * 3
     return types.SimpleNamespace(
         job=types.SimpleNamespace(target=target), records=records, report={},

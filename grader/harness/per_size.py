@@ -1,0 +1,162 @@
+"""One size of a grading: what its timed pairs gathered (SizeRecord), why its
+timing stopped, whether the machine was busy during it, and the report entry
+made of it. The supervisor fills the records; this module only reads them."""
+import numpy as np
+
+from . import stats
+
+#: Decimal places kept of each call's seconds in the report (0.1 microsecond).
+CALL_DIGITS = 7
+#: A reference call that waited for its CPU (another process held it) for more than
+#: this share of its time plus this floor (which covers waking up for the call)
+#: measured the machine's other work. The reference is trusted and everything else
+#: in the sandbox is frozen during its call, so the submission cannot cause this.
+CONTENDED_SHARE = 0.05
+CONTENDED_FLOOR_S = 0.0002
+#: When at least this share of a size's reference calls were contended, the
+#: learner is told the machine was busy (figures unchanged: docs/benchmarks.md says
+#: why contended pairs are not dropped).
+BUSY_SHARE = 0.2
+#: Why a size's timing stopped (the report's `stopped` per size).
+STOPPED_PRECISE = "precise"
+STOPPED_BUDGET = "budget"
+STOPPED_PLANNED = "planned"
+
+
+class SizeRecord:
+    """What the timing of one size gathered, call by call."""
+
+    def __init__(self, size):
+        self.size = size
+        self.times = {"reference": [], "submission": []}
+        self.peaks = {"reference": [], "submission": []}
+        self.first_call = {"reference": None, "submission": None}
+        # GPU only: the untimed copy phases of each timed call, in seconds.
+        self.staging = {"reference": [], "submission": []}
+        self.fetching = {"reference": [], "submission": []}
+        # CPU only: one echo call per timed pair (see Grading._echo), in seconds.
+        self.transfer = []
+        # How long each timed call waited for its CPU while another process ran
+        # there (Side.call's waited_seconds; None where the kernel does not say).
+        self.waited = {"reference": [], "submission": []}
+        # Wall time of each timed pair with its bookkeeping (inputs, checks, echo).
+        self.pair_ns = []
+        # The reference's answer size here: what each later call's result memfd
+        # is pre-allocated to (see ipc.spare_result_memfd).
+        self.answer_bytes = 0
+        self.correct = True
+        self.stopped = STOPPED_PLANNED
+
+    def overhead(self):
+        """The echo timings the statistics net both sides of, or None on GPU
+        (no echo: the copies are already outside the window)."""
+        return self.transfer or None
+
+    def mean_pair_ns(self):
+        """What a timed pair here has cost on average: the figure to plan a sum
+        of pairs with. A median undershoots that sum when an answer's time
+        varies call to call (half its calls fast, half slow: the median is a
+        fast one), and a jittery but correct answer then ran out of time."""
+        return sum(self.pair_ns) / len(self.pair_ns)
+
+
+def summary(record):
+    """A size's entry in the report from its record: the figures net of the
+    transfer overhead, the raw ones beside them, and every timed call."""
+    submission, reference = record.times["submission"], record.times["reference"]
+    # Times are net of the harness's transfer overhead (see Grading._echo); the raw
+    # medians stay in the report so nothing is hidden.
+    overhead = record.overhead()
+    interval = stats.speedup_interval(reference, submission, overhead)
+    return entry(
+        record.size,
+        correct=record.correct,
+        time_s=stats.net_median(submission, overhead),
+        reference_time_s=stats.net_median(reference, overhead),
+        speedup=stats.speedup(reference, submission, overhead),
+        speedup_ci=list(interval) if interval else None,
+        raw_time_s=stats.median(submission),
+        raw_reference_time_s=stats.median(reference),
+        transfer_overhead_s=float(stats.overhead_level(record.transfer)) if record.transfer else None,
+        peak_memory_bytes=int(np.median(record.peaks["submission"])),
+        reference_peak_memory_bytes=int(np.median(record.peaks["reference"])),
+        first_call_s=record.first_call["submission"],
+        reference_first_call_s=record.first_call["reference"],
+        staging_s=_median_or_none(record.staging["submission"]),
+        reference_staging_s=_median_or_none(record.staging["reference"]),
+        pairs=len(submission),
+        stopped=record.stopped,
+        calls=_calls(record),
+    )
+
+
+def entry(size, correct, **numbers):
+    """A size's entry with every field the report promises, None where not measured."""
+    fields = {
+        "size": size,
+        "time_s": None,
+        "reference_time_s": None,
+        "speedup": None,
+        "speedup_ci": None,
+        "peak_memory_bytes": None,
+        "reference_peak_memory_bytes": None,
+        "correct": correct,
+        "first_call_s": None,
+        "reference_first_call_s": None,
+        "staging_s": None,
+        "reference_staging_s": None,
+        "raw_time_s": None,
+        "raw_reference_time_s": None,
+        "transfer_overhead_s": None,
+        "pairs": None,
+        "stopped": None,
+        "calls": None,
+    }
+    fields.update(numbers)
+    return fields
+
+
+def _calls(record):
+    """Every timed call's raw seconds, in pair order (warm-up pair excluded),
+    with the echo that followed each pair: the speedup and its interval can be
+    recomputed from the report alone (stats.speedup)."""
+    def rounded(times):
+        return [round(seconds, CALL_DIGITS) for seconds in times]
+
+    def waits(role):
+        waited = record.waited[role]
+        return None if not waited or None in waited else rounded(waited)
+
+    return {
+        "reference_s": rounded(record.times["reference"]),
+        "submission_s": rounded(record.times["submission"]),
+        "echo_s": rounded(record.transfer) if record.transfer else None,
+        # Of each call's seconds, how long another process held its CPU: a call that
+        # waited long measured the machine, not the code (docs/benchmarks.md).
+        "reference_waited_s": waits("reference"),
+        "submission_waited_s": waits("submission"),
+    }
+
+
+def contended_calls(record):
+    """How many of a size's timed reference calls waited for their CPU long
+    enough to have measured the machine rather than the code (CONTENDED_SHARE)."""
+    return sum(
+        1 for seconds, waited in zip(record.times["reference"], record.waited["reference"])
+        if waited is not None and waited > CONTENDED_SHARE * seconds + CONTENDED_FLOOR_S
+    )
+
+
+def busy_sizes(records):
+    """{size: (contended reference calls, timed pairs)} for the sizes where at
+    least BUSY_SHARE of the reference's calls were contended."""
+    busy = {}
+    for record in records:
+        contended, pairs = contended_calls(record), len(record.times["reference"])
+        if contended and contended >= BUSY_SHARE * pairs:
+            busy[record.size] = (contended, pairs)
+    return busy
+
+
+def _median_or_none(values):
+    return stats.median(values) if values else None
