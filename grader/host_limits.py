@@ -1,10 +1,12 @@
 """The grading host's measured limits: memory bandwidth and a one-core compute peak
 (grader/hostbench.py), measured once per worker start on the CPU the code under
 test gets, and kept in the shared cache under the host's name with its hardware
-identity, so every report graded here can name the machine and its roofs.
+identity, so every report graded here can name the machine and its roofs. A GPU
+host's device is measured the same way, in the GPU sandbox, when its GPU worker
+starts (`target="gpu"`): device memory bandwidth and a float32 compute peak.
 
-`manage.py measure_host` measures by hand; `current()` measures on first use
-where no worker has yet (`manage.py grade` on a fresh machine).
+`manage.py measure_host [--gpu]` measures by hand; `current()` measures on first
+use where no worker has yet (`manage.py grade` on a fresh machine).
 """
 import fcntl
 import json
@@ -20,17 +22,22 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from .errors import PlatformError
 from .sandbox import get_backend
 from .sandbox.base import Limits
 from .sandbox.cpuslots import claim_runner_cpu
 
 logger = logging.getLogger(__name__)
 
-KEY = "grader:host-limits:{}"
+KEYS = {"cpu": "grader:host-limits:{}", "gpu": "grader:gpu-limits:{}"}
 BENCH = Path(__file__).resolve().with_name("hostbench.py")
 #: One CPU (so one BLAS thread, as a runner has; the sandbox sets the memory settings),
-#: room for the three 128 MiB arrays, and time for a loaded machine.
-BENCH_LIMITS = Limits(wall_time_s=120, cpu_time_s=120, memory_bytes=1024**3, processes=8, cpus=1.0)
+#: room for the three 128 MiB arrays, and time for a loaded machine. On a GPU the
+#: arrays live on the device; the host side needs room for CUDA and CuPy.
+BENCH_LIMITS = {
+    "cpu": Limits(wall_time_s=120, cpu_time_s=120, memory_bytes=1024**3, processes=8, cpus=1.0),
+    "gpu": Limits(wall_time_s=180, cpu_time_s=180, memory_bytes=4 * 1024**3, processes=16, cpus=1.0),
+}
 #: Workers on one machine measure one at a time: two at once share its memory bus.
 LOCK_NAME = "hotpath-host-limits.lock"
 
@@ -86,20 +93,31 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def measure():
-    """Run the benchmark in the sandbox that grades code (the configured backend,
-    so the same interpreter and NumPy; the Docker workers' own image has no NumPy),
-    on a claimed runner CPU, and return its figures with the hardware identity and
-    when they were measured. MeasurementFailed otherwise."""
-    with _one_at_a_time(), claim_runner_cpu() as cpu, get_backend(settings.SANDBOX_BACKEND)(limits=BENCH_LIMITS) as sandbox:
-        sandbox.write_file("hostbench.py", BENCH.read_text(encoding="utf-8"))
-        done = sandbox.run(["python3", "-I", f"{sandbox.JOB_MOUNT}/hostbench.py", "-" if cpu is None else str(cpu)])
+def measure(target="cpu"):
+    """Run the benchmark in the sandbox that grades code for `target` (the
+    configured backend, so the same interpreter, NumPy and CuPy; the Docker
+    workers' own image has neither), on a claimed runner CPU, and return its
+    figures with the hardware identity and when they were measured.
+    MeasurementFailed otherwise."""
+    limits = BENCH_LIMITS[target]
+    try:
+        done = _run_bench(target, limits)
+    except PlatformError as exc:  # no sandbox for this target here (bwrap runs CPU jobs only)
+        raise MeasurementFailed(f"the {target} benchmark could not start: {exc}") from None
     if done.timed_out:
-        raise MeasurementFailed(f"the host benchmark took more than {BENCH_LIMITS.wall_time_s:g} s")
+        raise MeasurementFailed(f"the {target} benchmark took more than {limits.wall_time_s:g} s")
     if done.exit_code != 0:
-        raise MeasurementFailed(f"the host benchmark failed: {done.stderr.decode('utf-8', 'replace').strip()[-500:]}")
+        raise MeasurementFailed(f"the {target} benchmark failed: {done.stderr.decode('utf-8', 'replace').strip()[-500:]}")
     figures = json.loads(done.stdout)
-    return {**hardware_identity(), **figures, "measured_at": timezone.now().isoformat(), "command": "python manage.py measure_host"}
+    command = "python manage.py measure_host" + (" --gpu" if target == "gpu" else "")
+    return {**hardware_identity(), **figures, "measured_at": timezone.now().isoformat(), "command": command}
+
+
+def _run_bench(target, limits):
+    with _one_at_a_time(), claim_runner_cpu() as cpu, get_backend(settings.SANDBOX_BACKEND)(limits=limits, target=target) as sandbox:
+        sandbox.write_file("hostbench.py", BENCH.read_text(encoding="utf-8"))
+        argument = "gpu" if target == "gpu" else "-" if cpu is None else str(cpu)
+        return sandbox.run(["python3", "-I", f"{sandbox.JOB_MOUNT}/hostbench.py", argument])
 
 
 @contextmanager
@@ -109,38 +127,45 @@ def _one_at_a_time():
         yield
 
 
-def measure_and_store():
-    limits = measure()
-    cache.set(KEY.format(limits["host"]), limits, timeout=None)
+def measure_and_store(target="cpu"):
+    limits = measure(target)
+    cache.set(KEYS[target].format(limits["host"]), limits, timeout=None)
     return limits
 
 
-def stored():
-    """This host's last measurement, or None."""
-    return cache.get(KEY.format(socket.gethostname()))
+def stored(target="cpu"):
+    """This host's last measurement for `target`, or None."""
+    return cache.get(KEYS[target].format(socket.gethostname()))
 
 
-def current():
+def current(target="cpu"):
     """This host's limits, measured now if no worker here has yet; None if the
     measurement fails (the report then has no roofline, and the log says why)."""
-    limits = stored()
+    limits = stored(target)
     if limits is not None:
         return limits
     try:
-        return measure_and_store()
+        return measure_and_store(target)
     except (MeasurementFailed, OSError, ValueError) as exc:
-        logger.error("could not measure this host's limits: %s", exc)
+        logger.error("could not measure this host's %s limits: %s", target, exc)
         return None
 
 
-def measure_at_worker_start():
-    """The worker_ready hook: a fresh measurement each time a worker starts; a
-    failure is logged and never stops the worker."""
+def measure_at_worker_start(target="cpu"):
+    """A fresh measurement each time a worker starts (the worker_ready hook for the
+    CPU, manage.py gpu_worker for the GPU); a failure is logged and never stops
+    the worker."""
     try:
-        limits = measure_and_store()
+        limits = measure_and_store(target)
     except (MeasurementFailed, OSError, ValueError) as exc:
-        logger.error("could not measure this host's limits: %s", exc)
+        logger.error("could not measure this host's %s limits: %s", target, exc)
         return None
+    if target == "gpu":
+        logger.info(
+            "GPU limits on %s (%s): %.1f GB/s device memory bandwidth, %.1f GFLOP/s in float32",
+            limits["host"], limits["device"], limits["bandwidth_gbs"], limits["compute_gflops"],
+        )
+        return limits
     logger.info(
         "host limits on %s (%s), CPU %s: %.1f GB/s memory bandwidth, %.1f GFLOP/s on one core",
         limits["host"], limits["cpu_model"], limits["cpu"], limits["bandwidth_gbs"], limits["compute_gflops"],

@@ -15,6 +15,14 @@ test gets, with one BLAS thread. Prints one JSON object. NumPy only, no Django.
 - Compute peak on one core: a float64 matrix product on matrices that fit in the
   caches, which OpenBLAS runs as fused multiply-adds on the widest vectors the CPU
   has (2 n^3 floating-point operations per product); the best of several runs.
+
+`python3 hostbench.py gpu` measures the GPU the sandbox exposes instead, with the
+same kernels through CuPy (whose arrays follow NumPy's interface): arrays of 1 GiB
+each, every timed run repeating its kernel ten times before it waits for the
+device, so launching a kernel (microseconds) does not count; and a float32 matrix
+product of 4096 x 4096 through cuBLAS, float32 being what the GPU exercises use.
+A new array comes from CuPy's memory pool, which clears nothing, so the one-pass
+figure there is close to the copy.
 """
 import json
 import os
@@ -28,60 +36,76 @@ MATRIX_SIDE = 256  # three 512 KiB matrices: cache-resident
 MATRIX_PRODUCTS_PER_RUN = 20
 COMPUTE_REPEATS = 7
 COMPUTE_BUDGET_S = 0.5
+GPU_ARRAY_ELEMENTS = 1 << 27  # 1 GiB of float64 per array: a run of ten copies takes ms even at 5 TB/s
+GPU_KERNELS_PER_RUN = 10
+GPU_MATRIX_SIDE = 4096  # float32: 137 GFLOP per product
+GPU_PRODUCTS_PER_RUN = 10
 
 
-def best_seconds(kernel, repeats, budget_s):
+def no_wait():
+    """On the CPU a kernel is done when it returns."""
+
+
+def best_seconds(kernel, repeats, budget_s, wait=no_wait):
     """The fastest of at least `repeats` runs, going on while `budget_s` lasts: on a
-    busy machine the longer look finds a run that nothing interrupted."""
+    busy machine the longer look finds a run that nothing interrupted. `wait`
+    returns once the run's work is done (on a GPU, kernels only start when called)."""
     best = float("inf")
     runs = 0
     end = time.perf_counter() + budget_s
     while runs < repeats or time.perf_counter() < end:
         start = time.perf_counter()
         kernel()
+        wait()
         best = min(best, time.perf_counter() - start)
         runs += 1
     return best
 
 
-def bandwidth_gbs(np):
-    a = np.full(ARRAY_ELEMENTS, 1.0)
-    b = np.full(ARRAY_ELEMENTS, 0.0)  # written once, so every page is faulted in before timing
-    c = np.full(ARRAY_ELEMENTS, 2.0)
+def bandwidth_gbs(np, elements=ARRAY_ELEMENTS, kernels_per_run=1, wait=no_wait):
+    a = np.full(elements, 1.0)
+    b = np.full(elements, 0.0)  # written once, so every page is faulted in before timing
+    c = np.full(elements, 2.0)
 
     def copy():
-        np.copyto(b, a)
+        for _ in range(kernels_per_run):
+            np.copyto(b, a)
 
     def triad():
-        np.multiply(c, 3.0, out=b)
-        np.add(b, a, out=b)
+        for _ in range(kernels_per_run):
+            np.multiply(c, 3.0, out=b)
+            np.add(b, a, out=b)
 
     def fresh_pass():
-        np.multiply(a, 2.0)  # a new 128 MiB result each time, freed at once
+        for _ in range(kernels_per_run):
+            np.multiply(a, 2.0)  # a new array each time, freed at once
 
-    copy_s = best_seconds(copy, STREAM_REPEATS, STREAM_BUDGET_S)
-    triad_s = best_seconds(triad, STREAM_REPEATS, STREAM_BUDGET_S)
-    fresh_s = best_seconds(fresh_pass, STREAM_REPEATS, STREAM_BUDGET_S)
+    passes = elements * kernels_per_run
+    copy_s = best_seconds(copy, STREAM_REPEATS, STREAM_BUDGET_S, wait)
+    triad_s = best_seconds(triad, STREAM_REPEATS, STREAM_BUDGET_S, wait)
+    fresh_s = best_seconds(fresh_pass, STREAM_REPEATS, STREAM_BUDGET_S, wait)
     return {
-        "copy_gbs": 16 * ARRAY_ELEMENTS / copy_s / 1e9,
-        "triad_gbs": 40 * ARRAY_ELEMENTS / triad_s / 1e9,
-        "fresh_pass_gbs": 16 * ARRAY_ELEMENTS / fresh_s / 1e9,
+        "copy_gbs": 16 * passes / copy_s / 1e9,
+        "triad_gbs": 40 * passes / triad_s / 1e9,
+        "fresh_pass_gbs": 16 * passes / fresh_s / 1e9,
     }
 
 
-def compute_gflops(np):
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((MATRIX_SIDE, MATRIX_SIDE))
-    y = rng.standard_normal((MATRIX_SIDE, MATRIX_SIDE))
+def compute_gflops(np, side=MATRIX_SIDE, dtype="float64", products_per_run=MATRIX_PRODUCTS_PER_RUN, wait=no_wait):
+    # The values do not change a product's speed (0.5 keeps every sum far from
+    # overflow and from subnormal numbers, which some CPUs handle slowly).
+    x = np.full((side, side), 0.5, dtype=dtype)
+    y = np.full((side, side), 0.5, dtype=dtype)
     out = np.empty_like(x)
 
     def products():
-        for _ in range(MATRIX_PRODUCTS_PER_RUN):
+        for _ in range(products_per_run):
             np.matmul(x, y, out=out)
 
     products()  # warm-up: BLAS picks its kernel, the matrices come into the caches
-    seconds = best_seconds(products, COMPUTE_REPEATS, COMPUTE_BUDGET_S)
-    return 2 * MATRIX_SIDE**3 * MATRIX_PRODUCTS_PER_RUN / seconds / 1e9
+    wait()
+    seconds = best_seconds(products, COMPUTE_REPEATS, COMPUTE_BUDGET_S, wait)
+    return 2 * side**3 * products_per_run / seconds / 1e9
 
 
 def main(cpu):
@@ -92,10 +116,36 @@ def main(cpu):
     figures = bandwidth_gbs(np)
     figures["bandwidth_gbs"] = max(figures["copy_gbs"], figures["triad_gbs"])
     figures["compute_gflops"] = compute_gflops(np)
+    figures["compute_dtype"] = "float64"
     figures["cpu"] = sorted(os.sched_getaffinity(0))[0] if cpu is None else cpu
     figures["numpy"] = np.__version__
+    emit(figures)
+
+
+def main_gpu(cp):
+    device = cp.cuda.Device()
+
+    def wait():
+        device.synchronize()
+
+    figures = bandwidth_gbs(cp, GPU_ARRAY_ELEMENTS, GPU_KERNELS_PER_RUN, wait)
+    figures["bandwidth_gbs"] = max(figures["copy_gbs"], figures["triad_gbs"])
+    figures["compute_gflops"] = compute_gflops(cp, GPU_MATRIX_SIDE, "float32", GPU_PRODUCTS_PER_RUN, wait)
+    figures["compute_dtype"] = "float32"
+    name = cp.cuda.runtime.getDeviceProperties(device.id)["name"]
+    figures["device"] = name.decode() if isinstance(name, bytes) else str(name)
+    figures["cupy"] = cp.__version__
+    emit(figures)
+
+
+def emit(figures):
     print(json.dumps({key: round(value, 3) if isinstance(value, float) else value for key, value in figures.items()}))
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] != "-" else None)
+    if sys.argv[1:] == ["gpu"]:
+        import cupy
+
+        main_gpu(cupy)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1] != "-" else None)

@@ -1,7 +1,8 @@
 """Roofline figures for a graded report: per size, the GB/s and GFLOP/s each side
 achieved on the work the exercise declares (front matter `work`, questions.work),
 over the net per-size times of the report, as fractions of this host's measured
-bandwidth and compute peak (grader.host_limits); and a hint built from them.
+bandwidth and compute peak (grader.host_limits; on a GPU exercise, the device's);
+and a hint built from them.
 
 The bytes and flops are the least the task needs (read the inputs once, write the
 result once), so a figure below the roof measures what the code does beyond that
@@ -30,7 +31,7 @@ INTERPRETED = 0.02
 NEAR_A_FRESH_PASS = 0.8
 #: What a report's `roofline.host` keeps of the measurement.
 HOST_FIELDS = ("host", "cpu_model", "cpu", "logical_cpus", "bandwidth_gbs", "copy_gbs", "triad_gbs", "fresh_pass_gbs", "compute_gflops",
-               "measured_at", "command",
+               "compute_dtype", "device", "measured_at", "command",
                "transparent_huge_pages", "shmem_huge_pages")
 
 
@@ -40,7 +41,8 @@ def for_report(spec, report, limits=None):
     work = spec.get("work")
     if not work or report.get("verdict") != Verdict.ACCEPTED or report.get("mode") != "full" or not report.get("sizes"):
         return None
-    limits = limits or host_limits.current()
+    target = spec.get("target", "cpu")
+    limits = limits or host_limits.current(target)
     if not limits:
         return None
     try:
@@ -48,6 +50,7 @@ def for_report(spec, report, limits=None):
     except BadFormula:
         return None  # the loader checked the formulas; an older row's spec may not have been
     roofline = {
+        "target": target,
         "host": {key: limits.get(key) for key in HOST_FIELDS},
         "work": dict(work),
         "ridge_flops_per_byte": limits["compute_gflops"] / limits["bandwidth_gbs"],
@@ -91,23 +94,44 @@ def hint(roofline):
     if mine is None:
         return ""
     host = roofline["host"]
+    on_gpu = roofline.get("target") == "gpu"
     intensity = largest["flops_per_byte"]
     memory_bound = intensity is None or intensity < roofline["ridge_flops_per_byte"]
+    machine = "this GPU's" if on_gpu else "this machine's"
     if memory_bound:
-        fraction, achieved, roof, what = mine["bandwidth_fraction"], f"{mine['gbs']:.3g} GB/s", f"{host['bandwidth_gbs']:.3g} GB/s", "memory bandwidth"
+        fraction, achieved, roof, unit, what = mine["bandwidth_fraction"], mine["gbs"], host["bandwidth_gbs"], "GB/s", "memory bandwidth"
     else:
-        fraction, achieved, roof, what = mine["compute_fraction"], f"{mine['gflops']:.3g} GFLOP/s", f"{host['compute_gflops']:.3g} GFLOP/s", "compute peak on one core"
-    at = f"At size {largest['size']:,} you are at {feedback.percent(fraction)} of this machine's {what} ({achieved} of {roof} measured)"
+        peak = f"{host.get('compute_dtype') or 'float32'} compute peak" if on_gpu else "compute peak on one core"
+        fraction, achieved, roof, unit, what = mine["compute_fraction"], mine["gflops"], host["compute_gflops"], "GFLOP/s", peak
+    measured = f"{feedback.three_figures(achieved)} {unit} of {feedback.three_figures(roof)} {unit} measured"
+    at = f"At size {largest['size']:,} you are at {feedback.percent(fraction)} of {machine} {what} ({measured})"
     if fraction > 1:
+        if on_gpu:
+            return f"{at}: the data fits in the GPU's L2 cache, which is faster than device memory. On larger inputs the memory roof applies."
         return (f"{at}: the data fits in the CPU's caches, which are faster than main memory. "
                 "On inputs larger than the caches the memory roof applies.")
     if fraction >= AT_THE_ROOF:
         if memory_bound:
             return f"{at}: the next step is fewer passes over memory, not faster ones."
         return f"{at}: the next step is fewer operations (a better algorithm), not faster ones."
+    if on_gpu:
+        return _below_a_gpu_roof(at, fraction, memory_bound)
     if memory_bound:
         return _below_the_memory_roof(at, fraction, mine["gbs"], host.get("fresh_pass_gbs"))
     return f"{at}: the arithmetic is not using the core's vector units; move it into whole-array operations."
+
+
+def _below_a_gpu_roof(at, fraction, memory_bound):
+    if fraction < INTERPRETED:
+        return (f"{at}: far below what the device can do, so the time goes to something other than the kernels' work: "
+                "many small kernel launches (a Python loop over elements or rows), copies to or from the host, or "
+                "waiting for the device inside a loop (.get(), .item(), printing a value). Do the whole array in one call.")
+    if not memory_bound:
+        return (f"{at}: the arithmetic is not keeping the GPU busy; batch it into fewer, larger operations "
+                "(one batched matrix product rather than many small ones).")
+    return (f"{at}: your time is what moving the data the task needs {_passes(fraction)} would take. On a GPU each "
+            "separate array operation is a kernel that reads and writes the whole array in device memory: fuse the "
+            "steps into one kernel (cupy.fuse, cupy.ElementwiseKernel), avoid temporaries, and keep the data on the device.")
 
 
 def _below_the_memory_roof(at, fraction, gbs, fresh_pass_gbs):
@@ -117,10 +141,10 @@ def _below_the_memory_roof(at, fraction, gbs, fresh_pass_gbs):
                 "of whole-array operations costs. The time goes to per-element work in Python (a loop, a "
                 "comprehension, conversions to and from lists): look for it first, then count the passes.")
     if fresh_pass_gbs and gbs >= NEAR_A_FRESH_PASS * fresh_pass_gbs:
-        return (f"{at}: about what one pass that writes a new array reaches on this machine ({fresh_pass_gbs:.3g} GB/s "
+        return (f"{at}: about what one pass that writes a new array reaches on this machine ({feedback.three_figures(fresh_pass_gbs)} GB/s "
                 "measured; the operating system clears a new array's memory as it is first touched, so the roof "
                 "itself is out of reach). There is little left to gain in passes over the data.")
-    fresh = (f" Even one fused pass that writes a new array reaches {fresh_pass_gbs:.3g} GB/s here (measured), as the "
+    fresh = (f" Even one fused pass that writes a new array reaches {feedback.three_figures(fresh_pass_gbs)} GB/s here (measured), as the "
              "operating system clears the new array's memory as it is first touched." if fresh_pass_gbs else "")
     return (f"{at}: your time is what moving the data the task needs {passes} would take. Each extra pass costs "
             f"time (every whole-array operation reads and writes the data at least once), and so does each new array.{fresh} "

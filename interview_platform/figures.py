@@ -57,8 +57,8 @@ def interval_of(low, high):
 
 @register.filter
 def rate(value, unit):
-    """A throughput to three significant figures: '8.42 GB/s', '0.75 GFLOP/s'."""
-    return MISSING if _missing(value) else f"{value:.3g} {unit}"
+    """A throughput to three significant figures: '8.42 GB/s', '0.75 GFLOP/s', '4,830 GB/s'."""
+    return MISSING if _missing(value) else f"{feedback.three_figures(value)} {unit}"
 
 
 @register.filter

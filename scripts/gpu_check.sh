@@ -3,11 +3,13 @@
 #   1. installs cupy-cuda12x into .venv when CuPy is missing;
 #   2. runs the GPU tests (.venv/bin/pytest -m gpu -q), which grade through the
 #      harness directly, without a sandbox;
-#   3. grades fused-axpy-relu's solution.py (expects accepted and a speedup
-#      above MIN_SOLUTION_SPEEDUP) and starter.py (expects accepted), and every
-#      other GPU exercise's solution.py (expects accepted), with
-#      `manage.py grade --json`, in the GPU sandbox (backend GRADE_BACKEND,
-#      default docker; skipped, and said so, when no Docker engine answers).
+#   3. measures the GPU's roofs straight through CuPy (grader/hostbench.py gpu);
+#   4. grades fused-axpy-relu's solution.py (expects accepted, a speedup above
+#      MIN_SOLUTION_SPEEDUP and a roofline against the GPU's roofs, measured in
+#      the GPU sandbox) and starter.py (expects accepted), and every other GPU
+#      exercise's solution.py (expects accepted), with `manage.py grade --json`,
+#      in the GPU sandbox (backend GRADE_BACKEND, default docker; skipped, and
+#      said so, when no Docker engine answers).
 # Prints PASS, FAIL or SKIP per check; exits 0 only when nothing failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,15 +39,23 @@ fi
 
 if .venv/bin/pytest -m gpu -q; then pass "pytest -m gpu"; else fail "pytest -m gpu"; fi
 
+if limits="$("$PYTHON" grader/hostbench.py gpu 2>/tmp/hotpath-gpu-check-stderr)"; then
+  pass "the GPU's roofs through CuPy: $limits"
+else
+  fail "the GPU's roofs through CuPy" "$(tail -c 400 /tmp/hotpath-gpu-check-stderr)"
+fi
+
 # grade FILE EXPECTATION: EXPECTATION is a Python expression over the report `r`.
 grade() {
   local file="$1" expectation="$2" label="grade $SLUG $1 ($GRADE_BACKEND)" report
-  report="$("$PYTHON" manage.py grade "$SLUG" "$EXERCISE/$file" --backend "$GRADE_BACKEND" --json 2>/tmp/hotpath-gpu-check-stderr)"
+  # SANDBOX_BACKEND: the roofline's GPU roofs are measured in the same sandbox (grader.host_limits).
+  report="$(SANDBOX_BACKEND="$GRADE_BACKEND" "$PYTHON" manage.py grade "$SLUG" "$EXERCISE/$file" --backend "$GRADE_BACKEND" --json 2>/tmp/hotpath-gpu-check-stderr)"
   if printf '%s' "$report" | "$PYTHON" -c "
 import json, sys
 r = json.load(sys.stdin)
 print(f'verdict {r[\"verdict\"]}, speedup {r[\"speedup\"]}, CI {r[\"speedup_ci\"]}, hardware {r[\"hardware\"]}')
 print('staging s per size:', [(e['size'], e['staging_s'], e['reference_staging_s']) for e in r['sizes']])
+print('roofline:', r.get('roofline') and r['roofline']['hint'])
 sys.exit(0 if ($expectation) else 1)
 "; then
     pass "$label"
@@ -57,7 +67,7 @@ sys.exit(0 if ($expectation) else 1)
 if [ "$GRADE_BACKEND" = docker ] && ! docker info >/dev/null 2>&1; then
   skip "grade $SLUG" "no Docker engine answers here, and the GPU sandbox is the docker backend (pytest -m gpu above graded it without a sandbox)"
 else
-  grade solution.py "r['verdict'] == 'accepted' and r['speedup'] > $MIN_SOLUTION_SPEEDUP"
+  grade solution.py "r['verdict'] == 'accepted' and r['speedup'] > $MIN_SOLUTION_SPEEDUP and r['roofline'] and r['roofline']['target'] == 'gpu'"
   grade starter.py "r['verdict'] == 'accepted'"
   # Every other GPU exercise in the bank: its model solution must be accepted
   # (docs/bank.md lists them as unverified on hardware until this passes).

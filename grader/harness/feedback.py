@@ -56,6 +56,13 @@ def seconds(value):
     return f"{value:.3g} s"
 
 
+def three_figures(value):
+    """A measured rate to three significant figures, never in exponent form: a
+    GPU's 4,830 GB/s, a core's 20.6 GFLOP/s, a Python loop's 0.0375 GFLOP/s."""
+    rounded = float(f"{value:.3g}")
+    return f"{rounded:,.0f}" if abs(rounded) >= 1000 else f"{value:.3g}"
+
+
 def percent(fraction):
     """Whole percents, or two significant figures below one percent: a Python
     loop at 0.15% of a roof is not at 0%."""

@@ -31,3 +31,10 @@ def test_speedups_keep_three_digits_and_never_an_exponent():
 def test_fractions_of_a_roof_keep_two_figures_below_one_percent():
     assert [feedback.percent(value) for value in (0.84, 2.0, 0.01, 0.0099, 0.0016, 0.00012)] == ["84%", "200%", "1%", "0.99%", "0.16%", "0.012%"]
     assert render("{{ f|percent }} {{ g|percent }}", f=0.0016, g=None) == "0.16% –"
+
+
+def test_rates_keep_three_figures_without_an_exponent():
+    """A GPU's bandwidth is thousands of GB/s: '4,830 GB/s', never '4.83e+03 GB/s'."""
+    values = (4834.2, 50000.0, 999.6, 20.63, 0.0375, 1234567.0)
+    assert [feedback.three_figures(value) for value in values] == ["4,830", "50,000", "1,000", "20.6", "0.0375", "1,230,000"]
+    assert render("{{ r|rate:'GB/s' }} {{ m|rate:'GB/s' }}", r=4834.2, m=None) == "4,830 GB/s –"

@@ -192,7 +192,7 @@ def test_the_report_names_the_hosts_huge_pages_mode(tmp_path, text, mode):
 def test_a_worker_on_an_untuned_host_says_so_when_it_starts(monkeypatch, caplog, mode, warned):
     """Without huge pages for shared memory the harness's own work doubles and
     memory-bound figures drop (docs/benchmarks.md): the worker's log says how to fix it."""
-    monkeypatch.setattr(host_limits, "measure_and_store", lambda: {**LIMITS, "shmem_huge_pages": mode})
+    monkeypatch.setattr(host_limits, "measure_and_store", lambda target: {**LIMITS, "shmem_huge_pages": mode})
     with caplog.at_level(logging.WARNING, logger=host_limits.logger.name):
         assert host_limits.measure_at_worker_start()["shmem_huge_pages"] == mode
     warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]

@@ -1,5 +1,6 @@
 """Starts a Celery worker for the `gpu` queue, only where CuPy sees a CUDA device,
-and keeps a heartbeat in the cache so the site can tell learners whether a GPU
+measures that device's limits for the roofline first (grader.host_limits), and
+keeps a heartbeat in the cache so the site can tell learners whether a GPU
 worker is online."""
 import socket
 import threading
@@ -7,7 +8,7 @@ import threading
 from celery import current_app
 from django.core.management.base import BaseCommand, CommandError
 
-from grader import services
+from grader import host_limits, services
 from grader.gpu import NoGPU
 from grader.gpu import detect_gpu as detect_device
 
@@ -43,7 +44,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         gpu = detect_gpu()
-        self.stdout.write(f"GPU found: {gpu}. Starting the gpu worker.")
+        self.stdout.write(f"GPU found: {gpu}. Measuring its limits for the roofline, then starting the gpu worker.")
+        host_limits.measure_at_worker_start("gpu")
         heartbeat = Heartbeat({"gpu": gpu, "host": socket.gethostname()})
         heartbeat.start()
         try:

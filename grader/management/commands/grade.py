@@ -94,18 +94,24 @@ class Command(BaseCommand):
 
     def print_roofline(self, roofline):
         host = roofline["host"]
-        self.stdout.write(
-            f"Roofline on {host['cpu_model']} (CPU {host['cpu']}): memory {host['bandwidth_gbs']:.3g} GB/s, "
-            f"compute {host['compute_gflops']:.3g} GFLOP/s on one core (measured {host['measured_at'][:16]})"
-            + (f"; one pass into a new array {host['fresh_pass_gbs']:.3g} GB/s" if host.get("fresh_pass_gbs") else "")
-        )
+        if roofline.get("target") == "gpu":
+            self.stdout.write(
+                f"Roofline on {host['device']} (GPU): memory {feedback.three_figures(host['bandwidth_gbs'])} GB/s, "
+                f"compute {feedback.three_figures(host['compute_gflops'])} GFLOP/s in {host['compute_dtype']} (measured {host['measured_at'][:16]})"
+            )
+        else:
+            self.stdout.write(
+                f"Roofline on {host['cpu_model']} (CPU {host['cpu']}): memory {feedback.three_figures(host['bandwidth_gbs'])} GB/s, "
+                f"compute {feedback.three_figures(host['compute_gflops'])} GFLOP/s on one core (measured {host['measured_at'][:16]})"
+                + (f"; one pass into a new array {feedback.three_figures(host['fresh_pass_gbs'])} GB/s" if host.get("fresh_pass_gbs") else "")
+            )
         for row in roofline["sizes"]:
             sides = []
             for side in ("submission", "reference"):
                 figures = row[side]
                 if figures:
-                    sides.append(f"{side} {figures['gbs']:.3g} GB/s ({feedback.percent(figures['bandwidth_fraction'])}), "
-                                 f"{figures['gflops']:.3g} GFLOP/s ({feedback.percent(figures['compute_fraction'])})")
+                    sides.append(f"{side} {feedback.three_figures(figures['gbs'])} GB/s ({feedback.percent(figures['bandwidth_fraction'])}), "
+                                 f"{feedback.three_figures(figures['gflops'])} GFLOP/s ({feedback.percent(figures['compute_fraction'])})")
             self.stdout.write(f"  size {row['size']}: " + "; ".join(sides))
         if roofline["hint"]:
             self.stdout.write(f"Roofline hint: {roofline['hint']}")
