@@ -22,21 +22,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.db import connection
 
+from tests import chromium
 from tests.faults.conftest import Worker, service_env
 
-# Playwright's sync API keeps an asyncio loop in this thread, and Django's ORM refuses
-# to run beside one unless told that is safe. It is: the loop only drives the browser.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 LAPTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 #: Every wait on the page, unless a step says otherwise.
@@ -68,14 +56,11 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture(scope="package")
 def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright (pip install playwright)")
-    sync_api.expect.set_options(timeout=STEP_TIMEOUT_MS)
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    with chromium.launched() as browser:
+        from playwright.sync_api import expect
+
+        expect.set_options(timeout=STEP_TIMEOUT_MS)
         yield browser
-        browser.close()
 
 
 def worker_database_url():

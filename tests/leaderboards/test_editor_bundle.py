@@ -1,14 +1,14 @@
 """The committed CodeMirror bundle, driven in Debian's Chromium: it replaces textarea#code-editor,
 keeps the textarea in sync for the form post, and its shortcuts press the form's
 data-action buttons."""
-import shutil
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
+from tests import chromium
+
 BUNDLE = Path(settings.BASE_DIR) / "static" / "vendor" / "editor" / "editor.bundle.js"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 FORM = """
 <form id="coding" method="post" action="about:blank" onsubmit="event.preventDefault(); window.pressed = event.submitter.dataset.action;">
@@ -24,13 +24,8 @@ FORM = """
 
 @pytest.fixture(scope="module")
 def page():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed (scripts/ensure-system-deps.sh installs it)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+    with chromium.launched() as browser:
         yield browser.new_page()
-        browser.close()
 
 
 @pytest.fixture

@@ -1,37 +1,26 @@
 """The candidate's pages in real Chromium: the countdown from the server's
 deadline, answers autosaved as they type, and the end screen."""
-import os
 import re
-import shutil
-from pathlib import Path
 
 import pytest
 
 from interview_platform.teams.models import Answer, CandidateSession, FinishReason
+from tests import chromium
 
 pytestmark = [pytest.mark.browser]
-
-# Playwright's sync API runs an asyncio loop in this thread; it only drives the browser.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
 
 
 @pytest.fixture
 def page(live_server, transactional_db, settings):
     # The live server speaks plain HTTP: Secure cookies (the default with DEBUG off) would not come back.
     settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Chromium at {CHROMIUM}")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+    with chromium.launched() as browser:
         context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
         context.set_default_timeout(15_000)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         yield page
-        browser.close()
 
 
 def test_candidate_takes_the_assessment_in_a_browser(page, invite):
