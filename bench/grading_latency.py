@@ -97,11 +97,12 @@ def harness_profile(slug, filename, mode):
     where the supervisor's time goes outside the measured calls."""
     from grader import grading
     from grader.harness.protocol import parse_report
+    from grader.sandbox import resolve_backend
 
     exercise = bank_exercise(slug)
     job = grading.build_job(exercise, mode)
     key, secret_line = grading.new_secret()
-    with grading.resolve_backend()(limits=grading.sandbox_limits(job["limits"]), target="cpu") as sandbox:
+    with resolve_backend()(limits=grading.sandbox_limits(job["limits"]), target="cpu") as sandbox:
         for relative_path, text in grading.harness_files():
             sandbox.write_file(relative_path, text)
         sandbox.write_file("job.json", json.dumps(job))
@@ -131,7 +132,7 @@ def run_probe_worker(probe_file, celery_args):
     from celery.signals import task_postrun, task_prerun
 
     from grader import grading, services
-    from grader.sandbox import get_backend
+    from grader.sandbox import resolve_backend
     from interview_platform.celery import app
 
     record = {}
@@ -148,7 +149,7 @@ def run_probe_worker(probe_file, celery_args):
 
         setattr(owner, attribute, wrapper)
 
-    backend = get_backend(grading.settings.SANDBOX_BACKEND)
+    backend = resolve_backend()
     timed(backend, "_setup", "sandbox_setup_s")
     timed(backend, "write_file", "write_files_s")
     timed(backend, "_cleanup", "sandbox_cleanup_s")

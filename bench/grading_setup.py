@@ -117,7 +117,7 @@ def submission_code(slug, filename):
 
 def timed_backend():
     """The configured sandbox backend, subclassed to record each run's wall time."""
-    from grader.grading import resolve_backend
+    from grader.sandbox import resolve_backend
 
     base = resolve_backend()
 

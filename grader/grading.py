@@ -12,12 +12,11 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.conf import settings
 
 from . import harness, roofline
 from .errors import PlatformError
 from .harness.protocol import ProgressReader, parse_report
-from .sandbox import Limits, get_backend
+from .sandbox import Limits, resolve_backend
 from .sandbox.cpuslots import claim_runner_cpu
 from .states import Verdict
 
@@ -149,12 +148,6 @@ def new_secret():
     that line's text (64 hex characters), on both sides."""
     text = secrets.token_bytes(32).hex()
     return text.encode("ascii"), (text + "\n").encode("ascii")
-
-
-def resolve_backend(backend=None):
-    if backend is None:
-        backend = settings.SANDBOX_BACKEND
-    return get_backend(backend) if isinstance(backend, str) else backend
 
 
 def grade(exercise, code, mode="full", backend=None, progress=None):

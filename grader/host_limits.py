@@ -18,12 +18,11 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
 from .errors import PlatformError
-from .sandbox import get_backend
+from .sandbox import resolve_backend
 from .sandbox.base import Limits
 from .sandbox.cpuslots import claim_runner_cpu
 
@@ -93,15 +92,15 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def measure(target="cpu"):
+def measure(target="cpu", backend=None):
     """Run the benchmark in the sandbox that grades code for `target` (the
-    configured backend, so the same interpreter, NumPy and CuPy; the Docker
-    workers' own image has neither), on a claimed runner CPU, and return its
-    figures with the hardware identity and when they were measured.
-    MeasurementFailed otherwise."""
+    configured backend unless `backend` names another, as grading.grade takes
+    it: so the same interpreter, NumPy and CuPy; the Docker workers' own image
+    has neither), on a claimed runner CPU, and return its figures with the
+    hardware identity and when they were measured. MeasurementFailed otherwise."""
     limits = BENCH_LIMITS[target]
     try:
-        done = _run_bench(target, limits)
+        done = _run_bench(target, limits, resolve_backend(backend))
     except PlatformError as exc:  # no sandbox for this target here (bwrap runs CPU jobs only)
         raise MeasurementFailed(f"the {target} benchmark could not start: {exc}") from None
     if done.timed_out:
@@ -113,8 +112,8 @@ def measure(target="cpu"):
     return {**hardware_identity(), **figures, "measured_at": timezone.now().isoformat(), "command": command}
 
 
-def _run_bench(target, limits):
-    with _one_at_a_time(), claim_runner_cpu() as cpu, get_backend(settings.SANDBOX_BACKEND)(limits=limits, target=target) as sandbox:
+def _run_bench(target, limits, backend_class):
+    with _one_at_a_time(), claim_runner_cpu() as cpu, backend_class(limits=limits, target=target) as sandbox:
         sandbox.write_file("hostbench.py", BENCH.read_text(encoding="utf-8"))
         argument = "gpu" if target == "gpu" else "-" if cpu is None else str(cpu)
         return sandbox.run(["python3", "-I", f"{sandbox.JOB_MOUNT}/hostbench.py", argument])
@@ -127,8 +126,8 @@ def _one_at_a_time():
         yield
 
 
-def measure_and_store(target="cpu"):
-    limits = measure(target)
+def measure_and_store(target="cpu", backend=None):
+    limits = measure(target, backend)
     cache.set(KEYS[target].format(limits["host"]), limits, timeout=None)
     return limits
 

@@ -6,7 +6,7 @@ import pytest
 
 from grader import grading
 from grader.errors import PlatformError
-from grader.sandbox import get_backend
+from grader.sandbox import get_backend, resolve_backend
 from grader.sandbox.base import SandboxResult
 from grader.states import Verdict
 from questions.models import ExerciseVersion, Question
@@ -125,10 +125,10 @@ def test_each_run_gets_a_fresh_256_bit_key_sent_as_one_line():
 
 def test_the_backend_comes_from_settings_unless_given(settings):
     settings.SANDBOX_BACKEND = "docker"
-    assert grading.resolve_backend() is get_backend("docker")
-    assert grading.resolve_backend("bwrap") is get_backend("bwrap")
+    assert resolve_backend() is get_backend("docker")
+    assert resolve_backend("bwrap") is get_backend("bwrap")
     backend = get_backend("bwrap")
-    assert grading.resolve_backend(backend) is backend
+    assert resolve_backend(backend) is backend
 
 
 # -- reports ----------------------------------------------------------------------------
