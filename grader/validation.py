@@ -46,7 +46,9 @@ def refusal_message(report):
     failure = report.get("failure") or {}
     if report["verdict"] == Verdict.INTERNAL_ERROR and failure.get("reference"):
         # The reference could not run: nothing about solution.py was learnt.
-        return f"reference.py failed, so nothing could be compared. {report['message']}\n{failure['reference'].rstrip()}"
+        printed = (failure.get("reference_output") or "").rstrip()
+        return (f"reference.py failed, so nothing could be compared. {report['message']}\n{failure['reference'].rstrip()}"
+                + (f"\nreference.py printed:\n{printed}" if printed else ""))
     lines = [f"solution.py was graded {report['verdict']}: {report['message']}"]
     if failure.get("line"):
         lines.append(f"solution.py, line {failure['line']}")

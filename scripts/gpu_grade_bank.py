@@ -9,6 +9,10 @@ instead: the same job, the same harness, the same signed report and the same
 roofline as grader.grading.grade, only without the sandbox's isolation. It grades
 the bank's own model solutions and starters, never a learner's code.
 
+The harness runs on this Python with -I (isolated), as in the sandbox image, so
+this Python needs what the sandbox image has (requirements/sandbox.txt: pyseccomp
+and NumPy) and CuPy; the script says which is missing before it starts.
+
 What it does, in order, within --deadline-s (it starts no grading past it):
   1. measures the GPU's roofs (grader/hostbench.py gpu) and stores them as a GPU
      worker would (grader.host_limits), so each report carries a roofline;
@@ -69,6 +73,23 @@ class ChildProcess(Sandbox):
         return SandboxResult(exit_code=done.returncode, stdout=done.stdout, stderr=done.stderr, wall_s=time.monotonic() - started)
 
 
+#: What the harness and the GPU exercises import inside the sandbox.
+SANDBOX_MODULES = ("numpy", "pyseccomp", "cupy")
+
+
+def missing_sandbox_modules():
+    """The SANDBOX_MODULES this Python cannot import in isolated mode, as the harness runs."""
+    probe = "import importlib.util, sys; print(' '.join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))"
+    done = subprocess.run([sys.executable, "-I", "-c", probe, *SANDBOX_MODULES], capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+def failure_details(report):
+    """The failure's fields, one per line, for a grading that was not accepted."""
+    failure = report.get("failure") or {}
+    return "\n".join(f"    {key}: {str(value).strip()[-1500:]}" for key, value in failure.items() if value)
+
+
 def gpu_exercises():
     entries, _errors = read_bank(default_bank_dir())
     return [Exercise(slug=entry.slug, spec=entry.spec, files=entry.files)
@@ -95,6 +116,11 @@ def main(argv=None):
     parser.add_argument("--deadline-s", type=float, default=300, help="start no grading after this many seconds")
     args = parser.parse_args(argv)
     started = time.monotonic()
+    missing = missing_sandbox_modules()
+    if missing:
+        print(f"FAIL  {sys.executable} -I cannot import {', '.join(missing)}: install them into it "
+              "(pip install pyseccomp, or the wheels of requirements/sandbox.txt)")
+        return 1
     roofs = host_limits.measure_and_store("gpu", backend=ChildProcess)
     print(f"GPU roofs on {roofs['device']}: {feedback.three_figures(roofs['bandwidth_gbs'])} GB/s, "
           f"{feedback.three_figures(roofs['compute_gflops'])} GFLOP/s in {roofs['compute_dtype']}", flush=True)
@@ -110,6 +136,7 @@ def main(argv=None):
         print(summary_line(exercise.slug, answer, report, time.monotonic() - began), flush=True)
         results["gradings"].append({"slug": exercise.slug, "answer": answer, "report": report})
         if report["verdict"] != "accepted":
+            print(failure_details(report), flush=True)
             failures.append(f"{exercise.slug} {answer}: {report['verdict']}: {report['message']}")
         elif answer == "solution.py" and not report["speedup"] > 1:
             failures.append(f"{exercise.slug} solution.py: speedup {report['speedup']}, not faster than the reference")

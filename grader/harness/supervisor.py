@@ -537,7 +537,7 @@ class Grading:
     def _fail(self, role, outcome, where):
         side = self.sides.get(role)
         if role == "reference":
-            self._reference_failed(outcome, where)
+            self._reference_failed(outcome, where, side)
         status = outcome.status
         if status == "timeout":
             if self.call_limit is None or time.perf_counter_ns() >= self.deadline_ns - NS // 10:
@@ -581,7 +581,7 @@ class Grading:
             {"traceback": outcome.error["traceback"], "output": side.output_tail() if side else ""},
         )
 
-    def _reference_failed(self, outcome, where):
+    def _reference_failed(self, outcome, where, side):
         if outcome.status == "timeout" and outcome.seconds < REFERENCE_HANG_SHARE * self.job.time_s:
             # The total budget ran out while the reference was being timed: the
             # submission's calls (or its import) spent it. A reference that hangs
@@ -596,7 +596,12 @@ class Grading:
         if outcome.status == "unfrozen":
             raise Finished(feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=outcome.detail, where=where))
         detail = outcome.error.get("traceback") or outcome.detail or outcome.status
-        raise Finished(feedback.INTERNAL_ERROR, f"The reference implementation failed {where} ({outcome.status}).", {"reference": detail[-2000:]})
+        # What it printed is often the only clue when it died without a traceback
+        # (a library it could not load, say); the host logs it, the learner never sees it.
+        raise Finished(
+            feedback.INTERNAL_ERROR, f"The reference implementation failed {where} ({outcome.status}).",
+            {"reference": detail[-2000:], "reference_output": side.output_tail() if side else ""},
+        )
 
     def _check_outside_work(self):
         side = self.sides["submission"]

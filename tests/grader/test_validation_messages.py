@@ -15,6 +15,17 @@ def test_a_broken_reference_is_blamed_on_the_reference():
     assert "solution.py was graded" not in message and "{" not in message
 
 
+def test_a_reference_that_died_without_a_traceback_shows_what_it_printed():
+    report = {"verdict": Verdict.INTERNAL_ERROR, "message": "The reference implementation failed while loading the module (died).",
+              "failure": {"reference": "the process exited with code 1 before returning",
+                          "reference_output": "OSError: libcuda.so.1: cannot open shared object file\n"}}
+    assert refusal_message(report).endswith(
+        "(died).\nthe process exited with code 1 before returning\nreference.py printed:\nOSError: libcuda.so.1: cannot open shared object file"
+    )
+    report["failure"]["reference_output"] = ""
+    assert "printed" not in refusal_message(report)
+
+
 def test_a_refused_solution_lists_its_details_as_lines():
     report = {"verdict": Verdict.WRONG_ANSWER, "message": "Wrong answer on size 1,000.",
               "failure": {"index": [3], "expected": "9.0", "got": "3.0", "tolerance": {"rtol": 1e-9}}}

@@ -465,6 +465,23 @@ def test_broken_job_is_an_internal_error_still_signed(tmp_path):
     assert json.dumps(run.report)
 
 
+def test_a_reference_that_dies_at_import_reports_what_it_printed(tmp_path):
+    """A reference that cannot start (a library missing from the sandbox's Python,
+    as pyseccomp once was on a GPU machine) dies without a traceback: what it
+    printed is the clue, kept for the author and the log."""
+    reference = """
+    import os
+    import sys
+
+    print("cannot load libexample.so", file=sys.stderr, flush=True)
+    os._exit(1)
+    """
+    run = run_job(tmp_path, VECTOR_SOLUTION, reference)
+    assert run.verdict == "internal_error", run
+    assert run.report["failure"]["reference"] == "the process exited with code 1 before returning"
+    assert "cannot load libexample.so" in run.report["failure"]["reference_output"]
+
+
 @pytest.mark.gpu
 def test_gpu_job_times_cupy_and_names_the_device(tmp_path):
     pytest.importorskip("cupy", reason="needs CuPy and a CUDA GPU")
