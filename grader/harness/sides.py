@@ -67,6 +67,9 @@ class CallOutcome:
     device_peak_bytes: int | None = None
     device_base_bytes: int | None = None
     cpu_seconds: float = 0.0
+    # The wall time cpu_seconds was read over: the call and, on a GPU, the copies
+    # before and after it (staging_seconds, fetch_seconds), which are CPU work too.
+    cpu_window_seconds: float = 0.0
     # How long the runner's tree waited for its CPU during the call (procs.tree_runqueue_wait_seconds):
     # time another process ran there, inside this call's seconds. None where it cannot be read.
     waited_seconds: float | None = None
@@ -205,6 +208,7 @@ class Side:
             return self._death()
 
         cpu_before = procs.tree_cpu_seconds(self.pid)
+        cpu_window_started = time.perf_counter_ns()
         waited_before = procs.tree_runqueue_wait_seconds(self.pid)
         if self.cpu_mark is not None:
             self.outside_cpu_seconds += max(0.0, cpu_before - self.cpu_mark)
@@ -250,6 +254,7 @@ class Side:
             return outcome
 
         cpu_after = procs.tree_cpu_seconds(self.pid)
+        outcome.cpu_window_seconds = (time.perf_counter_ns() - cpu_window_started) / NS
         waited_after = procs.tree_runqueue_wait_seconds(self.pid)
         self.cpu_mark = cpu_after
         if waited_before is not None and waited_after is not None:

@@ -508,15 +508,18 @@ class Grading:
         """Code under test gets one CPU: the runner is pinned before the module
         loads and its system-call filter (syscalls.RUNNER_DENIED) refuses any
         change of affinity, so the kernel keeps every thread and child there.
-        CPU time beyond the call's wall time would mean more than one CPU worked
-        on it anyway; it is reported, never accepted as a speedup."""
-        allowance = ONE_CPU_SLACK[0] * outcome.seconds + ONE_CPU_SLACK[1] / procs.TICKS_PER_SECOND
-        if outcome.cpu_seconds > outcome.seconds + allowance:
+        CPU time beyond the wall time it was read over would mean more than one
+        CPU worked on the call anyway; it is reported, never accepted as a
+        speedup. The window is the call's plus, on a GPU, the copies around it:
+        they are the runner's CPU work too (CUDA's set-up on the first one)."""
+        window_s = outcome.cpu_window_seconds
+        allowance = ONE_CPU_SLACK[0] * window_s + ONE_CPU_SLACK[1] / procs.TICKS_PER_SECOND
+        if outcome.cpu_seconds > window_s + allowance:
             raise Finished(
                 feedback.REJECTED,
-                f"Your code used {outcome.cpu_seconds:.3f} s of CPU time in a call that took {outcome.seconds:.3f} s "
+                f"Your code used {outcome.cpu_seconds:.3f} s of CPU time in {window_s:.3f} s "
                 f"on {label}: more than one CPU worked on it. Grading gives both sides one CPU.",
-                {"input": label, "cpu_seconds": outcome.cpu_seconds, "wall_seconds": outcome.seconds},
+                {"input": label, "cpu_seconds": outcome.cpu_seconds, "wall_seconds": window_s},
             )
 
     def _peak_bytes(self, role, outcome):
@@ -581,7 +584,7 @@ class Grading:
             {"traceback": outcome.error["traceback"], "output": side.output_tail() if side else ""},
         )
 
-    def _reference_failed(self, outcome, where, side):
+    def _reference_failed(self, outcome, where, side=None):
         if outcome.status == "timeout" and outcome.seconds < REFERENCE_HANG_SHARE * self.job.time_s:
             # The total budget ran out while the reference was being timed: the
             # submission's calls (or its import) spent it. A reference that hangs

@@ -41,8 +41,9 @@ def test_a_confirmed_freeze_stops_every_thread(sleeper):
     procs.resume_tree(sleeper.pid)
 
 
-def one_cpu_check(cpu_seconds, wall_seconds):
-    outcome = CallOutcome("ok", seconds=wall_seconds, cpu_seconds=cpu_seconds)
+def one_cpu_check(cpu_seconds, wall_seconds, call_seconds=None):
+    outcome = CallOutcome("ok", seconds=wall_seconds if call_seconds is None else call_seconds,
+                          cpu_seconds=cpu_seconds, cpu_window_seconds=wall_seconds)
     Grading._check_one_cpu(None, outcome, "size 1,000")
 
 
@@ -57,6 +58,14 @@ def test_more_cpu_time_than_one_cpu_gives_is_rejected(cpu_seconds, wall_seconds)
         one_cpu_check(cpu_seconds, wall_seconds)
     assert raised.value.verdict == feedback.REJECTED
     assert "more than one CPU" in raised.value.message
+
+
+def test_a_gpu_calls_copies_count_in_the_window_its_cpu_time_is_read_over():
+    """Seen on an H200: CUDA's set-up in the first call's staging took 0.12 s of CPU
+    beside a 0.3 ms kernel, and one CPU's worth of time was rejected as two."""
+    one_cpu_check(cpu_seconds=0.12, wall_seconds=0.125, call_seconds=0.0003)
+    with pytest.raises(Finished):
+        one_cpu_check(cpu_seconds=0.3, wall_seconds=0.125, call_seconds=0.0003)
 
 
 def test_unfrozen_outcome_is_rejected_on_either_side():
