@@ -44,9 +44,11 @@ NS = 1_000_000_000
 #: A submission call may take this many times the reference's time (plus a second).
 TIME_FACTOR = 10
 TIME_GRACE_S = 1.0
-WARMUP_GRACE_S = 5.0
-#: The submission's very first call may also compile (Numba, caches): this much grace.
-FIRST_CALL_GRACE_S = 10.0
+#: A call on an input the submission has not seen yet (every edge input and each
+#: size's warm-up; none of them timed) may compile for it: Numba per type
+#: signature, CuPy per kernel and shape class. Seen on an H200: a CuPy reduction
+#: took over a second on the third edge input, after two calls had compiled others.
+NEW_INPUT_GRACE_S = 10.0
 #: Fraction of limits.time_s the harness plans to use; the rest is margin to report.
 TIME_SHARE = 0.9
 #: Timed pairs every size gets before the stopping rule or the time budget may
@@ -208,7 +210,7 @@ class Grading:
         self._start_runners()
         self.progress.note("checking")
         for label, args in self._edge_inputs():
-            self._checked_pair(args, label, None, ("reference", "submission"))
+            self._checked_pair(args, label, None, ("reference", "submission"), new_input=True)
             self.edge_count += 1
         if self.job.mode == "check":
             self._check_sizes()
@@ -266,7 +268,7 @@ class Grading:
 
     def _check_sizes(self):
         for size in self.job.sizes:
-            self._checked_pair(self._make_inputs(size), f"size {size}", None, ("reference", "submission"))
+            self._checked_pair(self._make_inputs(size), f"size {size}", None, ("reference", "submission"), new_input=True)
         self.report["message"] = feedback.check_message(len(self.job.sizes), self.edge_count)
         self.report["sizes"] = [per_size.entry(size, correct=True) for size in self.job.sizes]
 
@@ -275,7 +277,7 @@ class Grading:
         for position, size in enumerate(sizes):
             record = self.records[size] = per_size.SizeRecord(size)
             label = f"size {size:,}"
-            warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), warmup=True)
+            warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), new_input=True)
             for role in ("reference", "submission"):
                 record.first_call[role] = warmup[role].seconds
             half_width = HEADLINE_HALF_WIDTH if position == len(sizes) - 1 else SCALING_HALF_WIDTH
@@ -375,7 +377,7 @@ class Grading:
 
     # -- one pair of calls on the same input ----------------------------------
 
-    def _checked_pair(self, args, label, record, order, warmup=False, echoes=None):
+    def _checked_pair(self, args, label, record, order, new_input=False, echoes=None):
         """Both sides' outcomes on `args`. With `echoes` (a list), an echo call
         (see _echo) follows the reference's call at once, so it never directly
         follows the submission's call, and its seconds are appended there."""
@@ -383,7 +385,7 @@ class Grading:
         bundles = {role: InputBundle(args) for role in order}
         try:
             for role in order:
-                budget_ns = self._budget_ns(role, record, outcomes, warmup)
+                budget_ns = self._budget_ns(role, record, outcomes, new_input)
                 answer_bytes = record.answer_bytes if record is not None else 0
                 outcome = self.sides[role].call(bundles[role], budget_ns, self.deadline_ns, answer_bytes=answer_bytes)
                 if outcome.status != "ok":
@@ -442,11 +444,10 @@ class Grading:
             self._fail("reference", outcome, f"while timing the grader's own transfers on {label}")
         return outcome.seconds
 
-    def _budget_ns(self, role, record, outcomes, warmup):
+    def _budget_ns(self, role, record, outcomes, new_input):
         """How long this call may run: TIME_FACTOR times the reference's time on
-        the same input (or its median at this size) plus a grace (more for the
-        very first call, which may compile, and for warm-ups), and never past
-        the total budget. The limit applied is kept in self.call_limit for the
+        the same input (or its median at this size) plus a grace (more on a new
+        input, which may compile), and never past the total budget. The limit applied is kept in self.call_limit for the
         learner's message when a call overruns it."""
         remaining = self.deadline_ns - time.perf_counter_ns()
         self.call_limit = None
@@ -458,10 +459,7 @@ class Grading:
             reference_s = stats.median(record.times["reference"])
         else:
             return remaining
-        if self.first_call_s is None:
-            grace = FIRST_CALL_GRACE_S
-        else:
-            grace = WARMUP_GRACE_S if warmup else TIME_GRACE_S
+        grace = NEW_INPUT_GRACE_S if new_input else TIME_GRACE_S
         limit_s = TIME_FACTOR * reference_s + grace
         if limit_s * NS >= remaining:
             return remaining
@@ -550,7 +548,7 @@ class Grading:
                 feedback.TIME_LIMIT,
                 f"Your code was stopped after {limit_s:.2f} s {where}: a call may take {TIME_FACTOR} times the "
                 f"reference's time on the same input ({reference_s:.4g} s) plus {grace_s:g} s"
-                f"{' for start-up such as JIT compilation' if grace_s == FIRST_CALL_GRACE_S else ''}.",
+                f"{' for compiling on a new input, such as JIT compilation' if grace_s == NEW_INPUT_GRACE_S else ''}.",
                 {"input": where, "limit_s": round(limit_s, 3), "reference_s": reference_s},
             )
         if status == "memory":

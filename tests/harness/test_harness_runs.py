@@ -8,7 +8,7 @@ import pytest
 
 from grader.harness import feedback, imports, per_size, protocol, stats, supervisor
 
-from .jobs import DEFAULT_JOB, VECTOR_SOLUTION, run_job
+from .jobs import DEFAULT_JOB, FLOAT_INPUTS, VECTOR_SOLUTION, run_job
 
 REPORT_FIELDS = {
     "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
@@ -173,6 +173,41 @@ def assert_stopped_by_the_rule(entry, half_width, planned):
     else:
         assert entry["stopped"] == per_size.STOPPED_PLANNED and entry["pairs"] == planned
         assert met in ([], [planned]), met
+
+
+def test_a_later_edge_input_may_compile_like_the_first_call(tmp_path):
+    """Every new input may compile (a CuPy reduction did, on an H200, on the third
+    edge input): a 2 s call there is within its grace, not a time limit."""
+    submission = """
+    import time
+
+    def transform(x):
+        if len(x) == 7:
+            time.sleep(2.0)
+        return x + 1.0
+    """
+    inputs = FLOAT_INPUTS + "\n\ndef edge_cases():\n    return [(np.ones(7),)]\n"
+    run = run_job(tmp_path, submission, sleeping_transform(0.0), inputs, edge_sizes=[0, 1], sizes=[100],
+                  allowed_imports=["numpy", "time"], repeats=5)
+    assert run.verdict == "accepted", run
+
+
+def test_a_timed_call_gets_the_short_grace(tmp_path):
+    """Only new inputs get the long grace: a call that is slow on a size already
+    seen is stopped after the short one."""
+    submission = """
+    import time
+
+    def transform(x, calls=[0]):
+        calls[0] += 1
+        if calls[0] > 4:  # three edge inputs and the warm-up, then the timed calls
+            time.sleep(3.0)
+        return x + 1.0
+    """
+    run = run_job(tmp_path, submission, sleeping_transform(0.0), edge_sizes=[0, 1], sizes=[100],
+                  allowed_imports=["numpy", "time"], repeats=5)
+    assert run.verdict == "time_limit", run
+    assert run.report["failure"]["limit_s"] < supervisor.TIME_GRACE_S + 0.5
 
 
 def sleeping_transform(seconds):

@@ -159,6 +159,6 @@ def test_an_endless_loop_is_stopped_on_the_first_call_with_the_limit_named(tmp_p
     run = run_job(tmp_path, "def transform(x):\n    while True:\n        pass\n", limits={"time_s": 120})
     assert run.verdict == "time_limit"
     assert run.report["message"].startswith("Your code was stopped after ")
-    assert "for start-up such as JIT compilation" in run.report["message"]
+    assert "for compiling on a new input, such as JIT compilation" in run.report["message"]
     limit_s = run.report["failure"]["limit_s"]
-    assert supervisor.FIRST_CALL_GRACE_S <= limit_s < supervisor.FIRST_CALL_GRACE_S + 5
+    assert supervisor.NEW_INPUT_GRACE_S <= limit_s < supervisor.NEW_INPUT_GRACE_S + 5
