@@ -6,10 +6,11 @@ submission.py and calls its entry point when the supervisor says so.
 Both sides run this same file, so both pay the same overhead per call. On
 GPU a call is three messages, "stage", "call" and "fetch", so that only the
 entry point and a device synchronisation are timed (see sides.py). The
-reference's runner also answers "echo" (CPU only): the inputs arrive
-and a blank answer shaped like the reference's goes back exactly as a call's
-would, so the supervisor can measure and subtract the harness's own share of
-a call. The supervisor trusts nothing the submission's runner says except the bytes of
+reference's runner also answers "echo": on CPU the inputs arrive and a blank
+answer shaped like the reference's goes back exactly as a call's would; on GPU
+it synchronises the device and answers "done" as a call does, without running
+the entry point. Either way the supervisor can measure and subtract the
+harness's own share of a call. The supervisor trusts nothing the submission's runner says except the bytes of
 its (sealed) result: timing, memory and CPU figures are taken from outside.
 The reference runner is non-dumpable, so the submission cannot ptrace it or
 write its memory; it becomes dumpable only between "arm" and the next message, while
@@ -119,6 +120,8 @@ class Runner:
             self.stage(message, fds)
         elif self.device is not None and op == "call":
             self.call_staged()
+        elif self.device is not None and op == "echo" and self.role == "reference":
+            self.echo_staged()
         elif self.device is not None and op == "fetch":
             self.fetch()
         else:
@@ -244,6 +247,12 @@ class Runner:
                 self.device.synchronize()
             except BaseException as exc:
                 self.error = self.describe(exc)
+        self.channel.send({"op": "done"})
+
+    def echo_staged(self):
+        """A timed GPU window with the entry point left out: the device is
+        synchronised and "done" sent, as call_staged does after the call."""
+        self.device.synchronize()
         self.channel.send({"op": "done"})
 
     def fetch(self):

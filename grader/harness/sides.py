@@ -27,7 +27,11 @@ One call, identical for the reference and the submission:
      the whole device and answers "done", and the clock stops; "fetch" then
      brings the sealed result home (timed apart, as fetch_seconds). The
      supervisor compares both untimed phases with the reference's, so work
-     moved into them is caught (supervisor.copy_phase_overrun);
+     moved into them is caught (supervisor.copy_phase_overrun). The window
+     still holds the harness's round trip and the device synchronisation
+     (about 0.65 ms a call on an H200, more than many kernels take), so the
+     reference runner echoes here too: "echo" times that window with no
+     entry point in it, nothing staged and nothing fetched;
   4. everything is stopped again and CPU time and peak RSS are read.
 
 A runner is therefore stopped whenever it is not in its own call, so no
@@ -184,8 +188,9 @@ class Side:
 
     def call(self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0, profile=False):
         """One measured call on `bundle` (an InputBundle). See the module docstring.
-        With `echo_like` (an ipc.encode description of an answer; CPU reference
-        only) the runner computes nothing and returns a blank answer of that shape.
+        With `echo_like` (reference only) the runner computes nothing: on CPU
+        it returns a blank answer of that shape (an ipc.encode description); on
+        GPU, where there is nothing to send back, the outcome has no value.
         `answer_bytes` (CPU) pre-allocates that much of the result memfd before
         the clock starts (ipc.spare_result_memfd); 0 lets the runner allocate.
         With `profile` (CPU submission only) the runner calls the entry point
@@ -273,6 +278,8 @@ class Side:
         if device_before is not None and sampler.peak_device_bytes is not None:
             outcome.device_base_bytes = device_before
             outcome.device_peak_bytes = sampler.peak_device_bytes
+        if reply is None:  # a GPU echo: its time is all it brings
+            return outcome
         if reply.get("ok") is True:
             outcome.answer_bytes = reply["size"]
             try:
@@ -307,6 +314,11 @@ class Side:
             finally:
                 if spare is not None:
                     os.close(spare)
+        if echo_like is not None:
+            with clock.phase("call") as started:
+                self.channel.send({"op": "echo"})
+                self._await("done", min(started + budget_ns, deadline_ns))
+            return None, None
         with clock.phase("staging"):
             self.channel.send({"op": "stage", **inputs}, input_fds)
             self._await("staged", deadline_ns)

@@ -15,9 +15,10 @@ Order of work:
      same input.
 
 On GPU the timed window excludes the host<->device copies (see sides.py);
-copy_phase_overrun() keeps work from hiding in them. On CPU the window holds
-the harness's own transfers (inputs in, result out), so in every timed pair
-an "echo" call measures them on the trusted reference runner and the reported
+copy_phase_overrun() keeps work from hiding in them. The window still holds
+the harness's own work: on CPU the transfers (inputs in, result out), on GPU
+the round trip and the device synchronisation. So in every timed pair an
+"echo" call measures it on the trusted reference runner and the reported
 times are net of that (see Grading._echo).
 
 Inputs come from inputs.make_inputs(size, seed) with a new seed from
@@ -72,7 +73,10 @@ OUTSIDE_CPU_FRACTION = 0.02
 #: the larger of these seconds and this fraction of the reference's median.
 COPY_PHASE_SLACK = (0.002, 0.5)
 #: Appended to the learner's message on GPU exercises.
-GPU_TIMING_NOTE = "On the GPU, copying data between host and device is not part of the timed region."
+GPU_TIMING_NOTE = (
+    "On the GPU, copying data between host and device is not part of the timed region, and the grader's own "
+    "round trip and device synchronisation are measured apart and subtracted from both sides."
+)
 #: How much CPU time a call may show beyond its wall time before it counts as
 #: more than one CPU: a fraction of the wall time, plus clock ticks (CPU time
 #: is counted in ticks, so a short call can read up to a tick or two over).
@@ -292,10 +296,10 @@ class Grading:
                                    size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
                 started_ns = time.perf_counter_ns()
                 order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
-                echoes = [] if self.job.target != "gpu" else None
+                echoes = []
                 outcomes = self._checked_pair(self._make_inputs(size), label, record, order, echoes=echoes)
                 record.pair_ns.append(time.perf_counter_ns() - started_ns)
-                record.transfer.extend(echoes or ())
+                record.transfer.extend(echoes)
                 for role, outcome in outcomes.items():
                     record.times[role].append(outcome.seconds)
                     record.waited[role].append(outcome.waited_seconds)
@@ -417,7 +421,7 @@ class Grading:
         return outcomes
 
     def _echo(self, reference_bundle, reference_answer, label, answer_bytes):
-        """Seconds of a CPU call that are the harness's own work, not the code's.
+        """Seconds of a call that are the harness's own work, not the code's.
 
         A timed CPU call includes delivering the inputs and copying the answer
         into a sealed memfd (sides.py): the same on both sides, and for
@@ -435,10 +439,19 @@ class Grading:
 
         The echo maps the very memfd the reference's call just had: the same
         bytes, resident as a fresh copy's would be (tmpfs pages, mapped with
-        MAP_POPULATE either way), without writing the inputs a third time."""
+        MAP_POPULATE either way), without writing the inputs a third time.
+
+        On GPU the copies are outside the window already, but the window still
+        holds the round trip to the runner and the device synchronisation:
+        about 0.65 ms a call on an H200 (scripts/gpu_grade_bank.py's reports,
+        4 December), beside fused-axpy-relu's kernels, which move 128 MB or
+        576 MB at 16 M elements (0.04 or 0.17 ms at the 3.4-4.2 TB/s measured
+        there) and read as 1.2-1.4x with that floor in both. A GPU echo is
+        that window with nothing staged, run or fetched (runner.echo_staged)."""
+        like = {} if self.job.target == "gpu" else ipc.encode(reference_answer, ipc.Arena())
         outcome = self.sides["reference"].call(
             reference_bundle, self.deadline_ns - time.perf_counter_ns(), self.deadline_ns,
-            echo_like=ipc.encode(reference_answer, ipc.Arena()), answer_bytes=answer_bytes,
+            echo_like=like, answer_bytes=answer_bytes,
         )
         if outcome.status != "ok":
             self._fail("reference", outcome, f"while timing the grader's own transfers on {label}")

@@ -92,16 +92,16 @@ def gpu_side(tmp_path, monkeypatch):
     threads = []
     sides = []
 
-    def start(submission):
+    def start(submission, role="submission"):
         module_path = tmp_path / "submission.py"
         module_path.write_text(submission)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        runner = Runner("submission", ipc.Channel(theirs), str(module_path), "transform", "gpu", ["cupy", "numpy"])
+        runner = Runner(role, ipc.Channel(theirs), str(module_path), "transform", "gpu", ["cupy", "numpy"])
         thread = threading.Thread(target=runner.serve, daemon=True)
         thread.start()
         threads.append(thread)
         job = types.SimpleNamespace(target="gpu", memory_limit_bytes=0)
-        side = Side("submission", str(module_path), job, str(tmp_path), str(Path(module_path).parent))
+        side = Side(role, str(module_path), job, str(tmp_path), str(Path(module_path).parent))
         side.channel = ipc.Channel(ours)
         sides.append(side)
         ready, _ = side.channel.receive(time.perf_counter_ns() + WAIT_NS)
@@ -119,11 +119,11 @@ def gpu_side(tmp_path, monkeypatch):
         assert not thread.is_alive()
 
 
-def exchange(side, args):
+def exchange(side, args, echo_like=None):
     bundle = InputBundle(args)
     clock = PhaseClock()
     try:
-        reply, buffer = side._exchange(bundle, WAIT_NS, time.perf_counter_ns() + WAIT_NS, clock)
+        reply, buffer = side._exchange(bundle, WAIT_NS, time.perf_counter_ns() + WAIT_NS, clock, echo_like)
     finally:
         bundle.close()
     return reply, buffer, clock
@@ -146,6 +146,38 @@ def test_copies_happen_outside_the_timed_window(gpu_side):
     assert clock.seconds("staging") >= COPY_DELAY_S
     assert clock.seconds("fetch") >= COPY_DELAY_S
     assert clock.seconds("call") < COPY_DELAY_S
+
+
+def test_the_reference_echo_times_the_round_trip_and_the_synchronisation_alone(gpu_side):
+    """The window's own cost (0.65 ms a call on an H200) is measured with nothing
+    staged, run or fetched, and subtracted from both sides like the CPU's echo."""
+    side, cupy = gpu_side(REFERENCE_THAT_LOGS, role="reference")
+    reply, buffer, clock = exchange(side, (np.arange(6.0),), echo_like={})
+
+    assert (reply, buffer) == (None, None)
+    assert cupy.events == ["synchronize"]
+    assert set(clock.elapsed_ns) == {"call"} and clock.seconds("call") < COPY_DELAY_S
+    # The runner carries on as before: the next call is staged, run and fetched.
+    reply, buffer, _ = exchange(side, (np.arange(6.0),))
+    assert np.array_equal(ipc.decode(reply["value"], buffer), np.arange(6.0))
+    assert cupy.events[:4] == ["synchronize", "upload", "synchronize", "entry point"]
+
+
+def test_the_submission_runner_does_not_echo(gpu_side):
+    """Only the trusted reference times the harness's share: a submission runner
+    asked to echo ends, as on any message it does not answer."""
+    side, cupy = gpu_side(REFERENCE_THAT_LOGS)
+    with pytest.raises(ipc.ChannelClosed):
+        exchange(side, (np.arange(6.0),), echo_like={})
+    assert cupy.events == []
+
+
+REFERENCE_THAT_LOGS = (
+    "import cupy as cp\n\n"
+    "def transform(x):\n"
+    "    cp.events.append('entry point')\n"
+    "    return cp.ndarray(x.host)\n"
+)
 
 
 def test_submission_cannot_swap_the_copy_functions(gpu_side):

@@ -527,8 +527,9 @@ def test_gpu_job_times_cupy_and_names_the_device(tmp_path):
     assert run.report["hardware"] not in ("", "cpu")
     assert run.report["speedup"] > 0
     assert all(entry["staging_s"] > 0 and entry["reference_staging_s"] > 0 for entry in run.report["sizes"])
-    # The copies are outside the timed window already: nothing is subtracted.
-    assert all(entry["transfer_overhead_s"] is None and entry["time_s"] == entry["raw_time_s"] for entry in run.report["sizes"])
+    # The copies are outside the timed window; the round trip and synchronisation are echoed and subtracted.
+    assert all(entry["transfer_overhead_s"] > 0 and 0 < entry["time_s"] < entry["raw_time_s"] for entry in run.report["sizes"])
+    assert all(len(entry["calls"]["echo_s"]) == entry["pairs"] for entry in run.report["sizes"])
     assert "not part of the timed region" in run.report["message"]
 
 
