@@ -3,12 +3,15 @@
 This is a policy check, not the security boundary (the sandbox is): it turns
 the obvious ways of reaching the operating system, the grader's processes or
 Python's introspection machinery into a clear "rejected" message before any
-code runs, and the runner enforces the same import list at run time for
-imports the parser cannot see (`__import__` of a computed name).
+code runs, and the runner enforces the same import list at run time on the
+submission's import statements, and the forbidden modules on any import that
+goes through its builtins (see guarded_builtins).
 """
 import ast
 import builtins
 import difflib
+import dis
+import sys
 from dataclasses import dataclass
 
 #: Standard-library modules with no access to the OS, files or processes.
@@ -172,17 +175,30 @@ def imported_libraries(source, allowed=None):
     return list(dict.fromkeys(wanted))
 
 
+#: The opcode of an `import` statement.
+IMPORT_NAME = dis.opmap["IMPORT_NAME"]
+
+
 def guarded_builtins(allowed_imports):
     """The builtins a submission's module runs with: the banned names are gone
-    and `__import__` admits only the exercise's modules (checked on every
-    import the submission's own code performs, including computed ones;
-    libraries it imports keep their normal builtins)."""
+    and `__import__` admits only the exercise's modules on the submission's
+    own import statements, and never a forbidden module on any import that
+    reaches it. Libraries the submission imports keep their normal builtins,
+    but a library's C code that imports while the submission's line calls it
+    (time.strptime loads _strptime; CuPy's and NumPy's C code load what they
+    need) goes through the calling frame's builtins, which are these: such an
+    import is held to FORBIDDEN_MODULES only, not to the exercise's list."""
     allowed = allowed_modules(allowed_imports)
     real_import = builtins.__import__
 
     def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
         parts = str(name).split(".")
-        if level or parts[0] not in allowed or any(_banned_attribute(p) for p in parts[1:]):
+        caller = sys._getframe(1)
+        if caller.f_code.co_code[caller.f_lasti] == IMPORT_NAME:
+            refused = parts[0] not in allowed
+        else:
+            refused = parts[0] in FORBIDDEN_MODULES
+        if level or refused or any(_banned_attribute(p) for p in parts[1:]):
             raise ImportError(f"import of '{name}' is not allowed in this exercise")
         if any(_banned_attribute(str(item)) for item in fromlist or ()):
             raise ImportError(f"importing those names from '{name}' is not allowed")

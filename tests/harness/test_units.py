@@ -1,5 +1,6 @@
 """Unit tests of the harness's pure parts: statistics, policy, comparison, codec."""
 import os
+import time
 
 import numpy as np
 import pytest
@@ -199,6 +200,20 @@ def test_runtime_import_guard():
     namespace = {"__builtins__": guarded}
     with pytest.raises(ImportError):
         exec("import subprocess", namespace)
+    with pytest.raises(ImportError, match="'_strptime' is not allowed"):
+        exec("import _strptime", namespace)
+
+
+def test_a_library_importing_from_c_under_the_submissions_line_is_held_to_the_forbidden_list_only():
+    """time.strptime's C code imports _strptime through the calling frame's
+    builtins, the submission's: refusing it for not being on the exercise's list
+    broke correct code (CuPy's C code did the same on an H200)."""
+    namespace = {"__builtins__": imports.guarded_builtins(["numpy", "time"]), "time": time}
+    exec("parsed = time.strptime('2026', '%Y')", namespace)
+    assert namespace["parsed"].tm_year == 2026
+    guarded_import = namespace["__builtins__"]["__import__"]
+    with pytest.raises(ImportError, match="'os' is not allowed"):
+        exec("guarded_import('os')", {**namespace, "guarded_import": guarded_import})
 
 
 # -- comparison -----------------------------------------------------------------
