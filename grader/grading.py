@@ -12,7 +12,6 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from . import harness, roofline
 from .errors import PlatformError
 from .harness.protocol import ProgressReader, parse_report

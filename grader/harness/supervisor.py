@@ -460,8 +460,9 @@ class Grading:
     def _budget_ns(self, role, record, outcomes, new_input):
         """How long this call may run: TIME_FACTOR times the reference's time on
         the same input (or its median at this size) plus a grace (more on a new
-        input, which may compile), and never past the total budget. The limit applied is kept in self.call_limit for the
-        learner's message when a call overruns it."""
+        input, which may compile), and never past the total budget. The limit
+        applied is kept in self.call_limit for the learner's message when a
+        call overruns it."""
         remaining = self.deadline_ns - time.perf_counter_ns()
         self.call_limit = None
         if role == "reference":
