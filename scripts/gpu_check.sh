@@ -41,7 +41,8 @@ else
 fi
 
 # Only the module that holds them: collecting the whole suite imports the browser and API tools too.
-if "$PYTHON" -m pytest -m gpu -q tests/harness/test_harness_runs.py; then pass "pytest -m gpu"; else fail "pytest -m gpu"; fi
+# -vv: an assertion's report is printed whole, not cut to a few hundred characters.
+if "$PYTHON" -m pytest -m gpu -vv tests/harness/test_harness_runs.py; then pass "pytest -m gpu"; else fail "pytest -m gpu"; fi
 
 if limits="$("$PYTHON" grader/hostbench.py gpu 2>/tmp/hotpath-gpu-check-stderr)"; then
   pass "the GPU's roofs through CuPy: $limits"

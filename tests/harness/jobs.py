@@ -70,7 +70,10 @@ class Run:
         return self.report["verdict"]
 
     def __repr__(self):
-        return json.dumps(self.report, indent=1)[:3000]
+        # What went wrong first: a long report is cut, and the cause must survive the cut.
+        first = {key: self.report.get(key) for key in ("verdict", "message", "failure")}
+        rest = {key: value for key, value in self.report.items() if key not in first}
+        return json.dumps(first, indent=1)[:4000] + "\n" + json.dumps(rest, indent=1)[:3000]
 
 
 def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS, check=None, timeout=120, **job_changes):
