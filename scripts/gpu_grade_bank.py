@@ -121,7 +121,11 @@ def main(argv=None):
         print(f"FAIL  {sys.executable} -I cannot import {', '.join(missing)}: install them into it "
               "(pip install pyseccomp, or the wheels of requirements/sandbox.txt)")
         return 1
-    roofs = host_limits.measure_and_store("gpu", backend=ChildProcess)
+    try:
+        roofs = host_limits.measure_and_store("gpu", backend=ChildProcess)
+    except host_limits.MeasurementFailed as exc:
+        print(f"FAIL  the GPU's roofs: {exc}")
+        return 1
     print(f"GPU roofs on {roofs['device']}: {feedback.three_figures(roofs['bandwidth_gbs'])} GB/s, "
           f"{feedback.three_figures(roofs['compute_gflops'])} GFLOP/s in {roofs['compute_dtype']}", flush=True)
     results, failures = {"roofs": roofs, "gradings": []}, []
