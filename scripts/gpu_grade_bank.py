@@ -99,8 +99,8 @@ def gpu_exercises():
 
 def summary_line(slug, answer, report, seconds):
     roofline = report.get("roofline") or {}
-    fractions = [row["submission"] for row in roofline.get("sizes", []) if row.get("submission")]
-    best = max(fractions, key=lambda figures: max(figures["bandwidth_fraction"], figures["compute_fraction"]), default=None)
+    per_size = [row["submission"] for row in roofline.get("sizes", []) if row.get("submission")]
+    best = max(per_size, key=lambda figures: max(figures["bandwidth_fraction"], figures["compute_fraction"]), default=None)
     roof = (f", roofline {feedback.three_figures(best['gbs'])} GB/s ({feedback.percent(best['bandwidth_fraction'])}) "
             f"{feedback.three_figures(best['gflops'])} GFLOP/s ({feedback.percent(best['compute_fraction'])})") if best else ""
     speedup = "-" if report["speedup"] is None else f"{report['speedup']:.3g}"
@@ -129,8 +129,9 @@ def main(argv=None):
     print(f"GPU roofs on {roofs['device']}: {feedback.three_figures(roofs['bandwidth_gbs'])} GB/s, "
           f"{feedback.three_figures(roofs['compute_gflops'])} GFLOP/s in {roofs['compute_dtype']}", flush=True)
     results, failures = {"roofs": roofs, "gradings": []}, []
-    plan = [(exercise, "solution.py") for exercise in gpu_exercises() for _ in range(args.solution_runs)]
-    plan += [(exercise, "starter.py") for exercise in gpu_exercises()]
+    exercises = gpu_exercises()
+    plan = [(exercise, "solution.py") for exercise in exercises for _ in range(args.solution_runs)]
+    plan += [(exercise, "starter.py") for exercise in exercises]
     for exercise, answer in plan:
         if time.monotonic() - started > args.deadline_s:
             failures.append(f"{exercise.slug} {answer}: not graded, past the {args.deadline_s:g} s deadline")
