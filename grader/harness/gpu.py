@@ -5,9 +5,18 @@ copies the inputs to the device and synchronises it, untimed; the timed
 window holds only the entry point and a synchronisation of the whole device,
 so queued kernels cannot hide; the result is copied to host memory after the
 window closes. Host<->device copies cost the same for both sides and would
-otherwise swamp the kernels being compared. After each call the runner
-returns CuPy's pooled blocks so the next call's device-memory baseline is not
-hiding a cache.
+otherwise swamp the kernels being compared.
+
+CuPy's memory pool is kept from call to call on inputs of one shape, as in
+any CuPy program after its first call (and in a learner's own timing loop),
+so a timed call allocates from the pool, not with cudaMalloc. Until harness
+1.9 it was emptied after every call, so each timed call allocated all its
+arrays afresh: on an H200, five element-wise kernels over 32 MB (352 MB
+moved, about 0.1 ms at the device's bandwidth) read 0.80 ms beyond the
+window floor, and twice that work read 0.78 of its time, not 0.5. The pool
+is emptied (the "release" message, untimed) only before a call on a new
+input: an edge input, a check size, a timed size's warm-up. What the pool
+keeps counts as the runner's memory (DeviceHoldings).
 
 The inputs' host copies are kept until "fetch", which checks that the device
 copies still match them (untimed, on both sides alike) and reports where the
@@ -16,8 +25,9 @@ answer's arrays live; the supervisor compares that with the reference's.
 Supervisor side (`MemoryProbe`): device memory comes from NVML, i.e. from the
 driver, never from numbers a runner reports. In a PID namespace NVML's
 per-process list shows host pids, so the probe reads device-wide "used"
-memory; the supervisor turns that into a per-call peak over the baseline
-taken just before the call (the other runner is stopped and idle then).
+memory, taken while the other runner is stopped and idle, so that a change
+across a call is this runner's; DeviceHoldings adds those changes up into
+what the runner holds, so a call's peak counts the pool it began with.
 Without pynvml the probe reports nothing and the host figures are used.
 """
 import numpy as np
@@ -105,3 +115,27 @@ class MemoryProbe:
             return int(self._pynvml.nvmlDeviceGetMemoryInfo(self.handle).used)
         except Exception:
             return None
+
+
+class DeviceHoldings:
+    """The device memory one runner holds, counted from its first call.
+
+    NVML reads the whole device, so only changes read while this runner alone
+    runs (the other is stopped with its work synchronised) are its own: each
+    call's, and each emptying of its pool. The tally starts at zero and never
+    goes below it (memory from before the first call freed later)."""
+
+    def __init__(self):
+        self.held_bytes = 0
+
+    def changed(self, before_bytes, after_bytes):
+        self.held_bytes = max(0, self.held_bytes + after_bytes - before_bytes)
+
+    def call_peak(self, before_bytes, sampled_peak_bytes, after_bytes):
+        """The most this runner held during a call that began at `before_bytes`
+        (device-wide), peaked at `sampled_peak_bytes` as sampled, and ended at
+        `after_bytes`; the tally moves on to the call's end. A peak between two
+        samples is still bounded below by what the pool holds at the end."""
+        during = self.held_bytes + max(0, sampled_peak_bytes - before_bytes)
+        self.changed(before_bytes, after_bytes)
+        return max(during, self.held_bytes)

@@ -124,6 +124,9 @@ class Runner:
             self.echo_staged()
         elif self.device is not None and op == "fetch":
             self.fetch()
+        elif self.device is not None and op == "release":
+            self.device.release_pool()
+            self.channel.send({"op": "released"})
         else:
             ipc.close_fds(fds)
             return False
@@ -268,8 +271,8 @@ class Runner:
                 reply, result_fd = self._failure(exc), None
         else:
             reply, result_fd = {"op": "result", "ok": False, "error": self.error}, None
+        # Back to CuPy's pool, which the next call on this shape reuses (gpu.py).
         self.staged_args = self.host_args = self.result = self.error = None
-        self.device.release_pool()
         self._send_result(reply, result_fd)
 
     def _send_result(self, reply, result_fd):

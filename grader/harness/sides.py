@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import ipc, lines, procs
+from .gpu import DeviceHoldings
 from .measure import OutputDrain, Sampler, scratch_used_bytes
 
 ARM_TIMEOUT_NS = 5_000_000_000
@@ -68,8 +69,9 @@ class CallOutcome:
     base_tree_bytes: int = 0
     input_bytes: int = 0
     scratch_growth_bytes: int = 0
-    device_peak_bytes: int | None = None
-    device_base_bytes: int | None = None
+    # GPU with NVML: the most device memory the runner held during the call, its pool's
+    # blocks from earlier calls included (gpu.DeviceHoldings).
+    device_bytes: int | None = None
     cpu_seconds: float = 0.0
     # The wall time cpu_seconds was read over: the call and, on a GPU, the copies
     # before and after it (staging_seconds, fetch_seconds), which are CPU work too.
@@ -99,6 +101,7 @@ class Side:
         self.scratch = scratch
         self.harness_dir = harness_dir
         self.device_probe = device_probe
+        self.device_holdings = DeviceHoldings()
         self.scratch_is_tmpfs = scratch_is_tmpfs
         # The CPUs this runner is pinned to (None: wherever the kernel puts it).
         self.cpus = cpus
@@ -186,7 +189,7 @@ class Side:
             return CallOutcome("output")
         return outcome
 
-    def call(self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0, profile=False):
+    def call(self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0, profile=False, fresh_device_pool=False):
         """One measured call on `bundle` (an InputBundle). See the module docstring.
         With `echo_like` (reference only) the runner computes nothing: on CPU
         it returns a blank answer of that shape (an ipc.encode description); on
@@ -194,7 +197,9 @@ class Side:
         `answer_bytes` (CPU) pre-allocates that much of the result memfd before
         the clock starts (ipc.spare_result_memfd); 0 lets the runner allocate.
         With `profile` (CPU submission only) the runner calls the entry point
-        under cProfile and the outcome's `profile` holds its functions."""
+        under cProfile and the outcome's `profile` holds its functions. With
+        `fresh_device_pool` (GPU, a new input) the runner first empties its
+        CuPy pool, untimed (gpu.py says why the pool is kept otherwise)."""
         try:
             process_count = procs.freeze_all_except(self.pid)
         except procs.FreezeFailed as exc:
@@ -206,6 +211,8 @@ class Side:
         try:
             self.channel.send({"op": "arm"})
             self._await("armed", time.perf_counter_ns() + ARM_TIMEOUT_NS)
+            if fresh_device_pool and self.job.target == "gpu":
+                self._release_device_pool(time.perf_counter_ns() + ARM_TIMEOUT_NS)
         except (ipc.ProtocolError, TimeoutError, OSError) as exc:
             self.kill()
             return CallOutcome("protocol", detail=f"arm: {exc!r}")
@@ -275,9 +282,9 @@ class Side:
         outcome.process_count = process_count
         if scratch_before is not None:
             outcome.scratch_growth_bytes = max(0, sampler.peak_scratch_bytes - scratch_before)
-        if device_before is not None and sampler.peak_device_bytes is not None:
-            outcome.device_base_bytes = device_before
-            outcome.device_peak_bytes = sampler.peak_device_bytes
+        device_after = self.device_probe.used_bytes() if device_before is not None else None
+        if device_after is not None and sampler.peak_device_bytes is not None:
+            outcome.device_bytes = self.device_holdings.call_peak(device_before, sampler.peak_device_bytes, device_after)
         if reply is None:  # a GPU echo: its time is all it brings
             return outcome
         if reply.get("ok") is True:
@@ -296,6 +303,15 @@ class Side:
             outcome.status = "error"
             outcome.error = _clean_error(reply.get("error"))
         return outcome
+
+    def _release_device_pool(self, deadline_ns):
+        """Empties the runner's CuPy pool; what that freed leaves its holdings."""
+        before = self.device_probe.used_bytes() if self.device_probe else None
+        self.channel.send({"op": "release"})
+        self._await("released", deadline_ns)
+        after = self.device_probe.used_bytes() if before is not None else None
+        if after is not None:
+            self.device_holdings.changed(before, after)
 
     def _exchange(self, bundle, budget_ns, deadline_ns, clock, echo_like=None, answer_bytes=0, profile=False):
         """Sends the inputs, runs the call and receives its result: (reply, buffer).

@@ -391,7 +391,8 @@ class Grading:
             for role in order:
                 budget_ns = self._budget_ns(role, record, outcomes, new_input)
                 answer_bytes = record.answer_bytes if record is not None else 0
-                outcome = self.sides[role].call(bundles[role], budget_ns, self.deadline_ns, answer_bytes=answer_bytes)
+                outcome = self.sides[role].call(bundles[role], budget_ns, self.deadline_ns, answer_bytes=answer_bytes,
+                                                fresh_device_pool=new_input)
                 if outcome.status != "ok":
                     if record is not None:
                         record.correct = False
@@ -539,9 +540,12 @@ class Grading:
         before the module's own code ran (Side.wait_hello: what the module
         allocated at import, or kept from earlier calls, counts), without the
         inputs (mapped in by the harness at the start of the call), plus
-        scratch-tmpfs growth, and never less than the answer it returned."""
-        if outcome.device_peak_bytes is not None:
-            measured = outcome.device_peak_bytes - outcome.device_base_bytes
+        scratch-tmpfs growth, and never less than the answer it returned. On a
+        GPU with NVML: the device memory the runner held at the call's peak,
+        what its CuPy pool kept from earlier calls and the staged inputs
+        included, on both sides alike (gpu.DeviceHoldings)."""
+        if outcome.device_bytes is not None:
+            measured = outcome.device_bytes
         else:
             baseline = self.sides[role].baseline_bytes
             measured = outcome.peak_tree_bytes - baseline - outcome.input_bytes + outcome.scratch_growth_bytes
