@@ -27,7 +27,8 @@ driver, never from numbers a runner reports. In a PID namespace NVML's
 per-process list shows host pids, so the probe reads device-wide "used"
 memory, taken while the other runner is stopped and idle, so that a change
 across a call is this runner's; DeviceHoldings adds those changes up into
-what the runner holds, so a call's peak counts the pool it began with.
+what the runner holds, so a call's peak counts the pool it began with and
+what the module allocated on the device at import (Side.wait_hello).
 Without pynvml the probe reports nothing and the host figures are used.
 """
 import numpy as np
@@ -47,6 +48,10 @@ class Device:
         self.name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
         if isinstance(self.name, bytes):
             self.name = self.name.decode("utf-8", "replace")
+        # The first allocation makes the CUDA context (hundreds of MB of device
+        # memory), before the supervisor's memory baseline: it is not the module's.
+        self.to_device((np.zeros(1),))
+        self.release_pool()
 
     def to_device(self, args):
         """Copies NumPy arguments to the device and waits until they are there."""
@@ -121,9 +126,9 @@ class DeviceHoldings:
     """The device memory one runner holds, counted from its first call.
 
     NVML reads the whole device, so only changes read while this runner alone
-    runs (the other is stopped with its work synchronised) are its own: each
-    call's, and each emptying of its pool. The tally starts at zero and never
-    goes below it (memory from before the first call freed later)."""
+    works (the other is stopped, or idle with its work synchronised) are its
+    own: loading its module, each call, each emptying of its pool. The tally
+    starts at zero when the module's first line runs and never goes below it."""
 
     def __init__(self):
         self.held_bytes = 0

@@ -137,13 +137,19 @@ class Runner:
         are loaded (their memory is not the module's doing), the runner is
         confined by its system-call filter, and "ready" lets the supervisor take
         the memory baseline while this process waits for "load". What the
-        module allocates from its first line on counts against it."""
+        module allocates from its first line on counts against it. On a GPU
+        the device is set up here too (its CUDA context is not the module's
+        memory either)."""
         allowed = None if self.role == "reference" else imports.allowed_modules(self.allowed_imports)
         for name in imports.imported_libraries(self.source, allowed):
             try:
                 importlib.import_module(name)
             except BaseException:
                 pass  # the module's own import statement reports it
+        if self.target == "gpu":
+            from .gpu import Device
+
+            self.device = Device()
         if self.confine is not None:
             self.confine()
         self.channel.send({"op": "ready"})
@@ -153,10 +159,6 @@ class Runner:
             raise ipc.ProtocolError("expected load")
 
     def load(self):
-        if self.target == "gpu":
-            from .gpu import Device
-
-            self.device = Device()
         source = self.source
         code = compile(source, self.module_path, "exec", dont_inherit=True)
         linecache.cache[self.module_path] = (len(source), None, source.splitlines(True), self.module_path)

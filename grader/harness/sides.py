@@ -158,15 +158,21 @@ class Side:
     def wait_hello(self, deadline_ns):
         """CallOutcome of loading the module (status ok carries the hardware name).
         The memory baseline is taken first, while the runner waits at "ready"
-        with its libraries loaded and none of the module's code run."""
+        with its libraries loaded and none of the module's code run; on a GPU,
+        what loading the module took on the device starts its holdings."""
         try:
             self._await("ready", deadline_ns)
             self.baseline_bytes = procs.tree_rss_bytes([self.pid])
+            # The other runner is idle, or not started yet: the change is this module's.
+            device_before = self.device_probe.used_bytes() if self.device_probe else None
             self.channel.send({"op": "load"})
             message, fds = self.channel.receive(deadline_ns)
             ipc.close_fds(fds)
             if message.get("op") != "hello":
                 raise ipc.ProtocolError("expected hello")
+            device_after = self.device_probe.used_bytes() if device_before is not None else None
+            if device_after is not None:
+                self.device_holdings.changed(device_before, device_after)
             if message.get("ok") is True:
                 self.hardware = str(message.get("hardware", "cpu"))[:200]
                 self.expected_scheduling = procs.scheduling(self.pid)

@@ -1,6 +1,7 @@
 """The GPU call's three phases (stage, timed call, fetch) without a GPU: the
 real supervisor side (Side) talks to the real runner over a socket pair, and
 the runner's Device runs on a stand-in `cupy` module that logs what happens."""
+import os
 import socket
 import sys
 import threading
@@ -107,6 +108,9 @@ def gpu_side(tmp_path, monkeypatch):
         sides.append(side)
         ready, _ = side.channel.receive(time.perf_counter_ns() + WAIT_NS)
         assert ready == {"op": "ready"}
+        # The device (its CUDA context) is set up before the memory baseline at "ready".
+        assert cupy.events == DEVICE_SET_UP
+        cupy.events.clear()
         side.channel.send({"op": "load"})
         hello, _ = side.channel.receive(time.perf_counter_ns() + WAIT_NS)
         assert hello == {"op": "hello", "ok": True, "hardware": "Stand-in GPU"}
@@ -118,6 +122,10 @@ def gpu_side(tmp_path, monkeypatch):
     for thread in threads:
         thread.join(timeout=5)
         assert not thread.is_alive()
+
+
+#: Device.__init__ allocates once, so CUDA makes its context, and returns the block.
+DEVICE_SET_UP = ["upload", "synchronize", "free pool", "free pool"]
 
 
 def exchange(side, args, echo_like=None):
@@ -292,6 +300,33 @@ def test_emptying_the_pool_is_read_off_the_runners_holdings(gpu_side):
     side.device_probe = ScriptedProbe(1400 * MIB, 1100 * MIB)
     side._release_device_pool(time.perf_counter_ns() + WAIT_NS)
     assert side.device_holdings.held_bytes == 100 * MIB
+
+
+def test_device_memory_the_module_takes_at_import_counts(tmp_path, monkeypatch):
+    """The CPU's rule (docs/security.md, "memory made resident before the first
+    call"): what the module allocates from its first line on counts. A table
+    made on the device at import was never seen by the per-call readings."""
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy())
+    monkeypatch.setitem(sys.modules, "submission", None)
+    module_path = tmp_path / "submission.py"
+    module_path.write_text("import cupy as cp\n\nTABLE = cp.asarray(list(range(1000)))\n\ndef transform(x):\n    return x\n")
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    runner = Runner("submission", ipc.Channel(theirs), str(module_path), "transform", "gpu", ["cupy", "numpy"])
+    thread = threading.Thread(target=runner.serve, daemon=True)
+    thread.start()
+    side = Side("submission", str(module_path), types.SimpleNamespace(target="gpu", memory_limit_bytes=0), str(tmp_path),
+                str(tmp_path), device_probe=ScriptedProbe(1000 * MIB, 1256 * MIB))
+    side.channel = ipc.Channel(ours)
+    side.process = types.SimpleNamespace(pid=os.getpid(), returncode=None)  # for the host baseline's reading
+    side.load_sampler = types.SimpleNamespace(finish=lambda: None, breached_bytes=None)
+    side.drain = types.SimpleNamespace(exceeded=False)
+    try:
+        outcome = side.wait_hello(time.perf_counter_ns() + WAIT_NS)
+    finally:
+        ours.close()
+        thread.join(timeout=5)
+    assert outcome.status == "ok" and outcome.value == "Stand-in GPU"
+    assert side.device_holdings.held_bytes == 256 * MIB
 
 
 def test_only_a_new_input_gets_an_empty_pool():
