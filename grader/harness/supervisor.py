@@ -541,11 +541,11 @@ class Grading:
         allocated at import, or kept from earlier calls, counts), without the
         inputs (mapped in by the harness at the start of the call), plus
         scratch-tmpfs growth, and never less than the answer it returned. On a
-        GPU with NVML: the device memory the runner held at the call's peak,
-        what its CuPy pool kept from earlier calls and the staged inputs
-        included, on both sides alike (gpu.DeviceHoldings)."""
+        GPU with NVML: the device memory the runner held at the call's peak
+        (what its CuPy pool kept from earlier calls included: gpu.DeviceHoldings)
+        without the inputs' device copies, which the harness made."""
         if outcome.device_bytes is not None:
-            measured = outcome.device_bytes
+            measured = outcome.device_bytes - outcome.input_bytes
         else:
             baseline = self.sides[role].baseline_bytes
             measured = outcome.peak_tree_bytes - baseline - outcome.input_bytes + outcome.scratch_growth_bytes

@@ -329,6 +329,17 @@ def test_device_memory_the_module_takes_at_import_counts(tmp_path, monkeypatch):
     assert side.device_holdings.held_bytes == 256 * MIB
 
 
+def test_the_inputs_device_copies_are_not_the_codes_memory():
+    """The exercise page says the inputs you are given are not counted: on the
+    CPU their mapped pages are taken off, and on a GPU so are the device copies
+    the harness staged (until harness 1.9 both sides were charged for them)."""
+    grading = types.SimpleNamespace(sides={})
+    staged = CallOutcome("ok", device_bytes=96 * MIB, input_bytes=32 * MIB)
+    assert Grading._peak_bytes(grading, "reference", staged) == 64 * MIB
+    tiny = CallOutcome("ok", device_bytes=0, input_bytes=8)  # below NVML's granularity
+    assert Grading._peak_bytes(grading, "reference", tiny) == 0
+
+
 def test_only_a_new_input_gets_an_empty_pool():
     """Edge inputs, check sizes and each timed size's warm-up are new inputs
     (untimed, with the compile grace); the timed pairs run on a warm pool."""
