@@ -132,14 +132,21 @@ def timed_backend():
     return Timed
 
 
+#: The lists of a size's `calls` that are whole measured calls (per_size.py).
+MEASURED_CALLS = ("reference_s", "submission_s", "echo_s")
+
+
 def benchmark_seconds(report):
     """The time the harness spent in measured calls, from the report: per size, the
     warm-up pair (first_call_s, reference_first_call_s) plus every timed call as run
-    (raw, transfer included) and the echo calls that measure the transfer (`calls`)."""
+    (raw, transfer included) and the echo calls that measure the transfer (`calls`). The
+    calls' `*_waited_s` lists are parts of those same seconds (time the CPU went to another
+    process), so they are not added again."""
     total = 0.0
     for entry in report.get("sizes") or []:
         if entry.get("time_s") is None:
             continue
         total += (entry.get("first_call_s") or 0.0) + (entry.get("reference_first_call_s") or 0.0)
-        total += sum(sum(times or ()) for times in (entry.get("calls") or {}).values())
+        calls = entry.get("calls") or {}
+        total += sum(sum(calls.get(key) or ()) for key in MEASURED_CALLS)
     return total
