@@ -555,6 +555,25 @@ def test_twice_the_gpu_work_reads_half_once_the_window_floor_is_taken_out(tmp_pa
 
 
 @pytest.mark.gpu
+def test_gpu_memory_counts_what_the_code_keeps_not_the_inputs_or_the_context(tmp_path):
+    """Harness 1.9, first to be checked on hardware: the inputs' device copies and the
+    CUDA context are the harness's (the reference's peak is its answer, about 32 MB),
+    and device memory the module keeps from import counts (256 MiB here)."""
+    pytest.importorskip("cupy", reason="needs CuPy and a CUDA GPU")
+    reference = "import cupy as cp\n\ndef transform(x):\n    return x * 2.0\n"
+    submission = (
+        "import cupy as cp\n\nTABLE = cp.zeros(1 << 25)  # 256 MiB, made at import and kept\n\n"
+        "def transform(x):\n    return x * 2.0 + TABLE[0]\n"
+    )
+    run = run_job(tmp_path, submission, reference, target="gpu", allowed_imports=["cupy"], sizes=[4_000_000],
+                  repeats=5, limits={"memory_mb": 4096})
+    assert run.verdict == "accepted", run
+    answer_bytes = 4_000_000 * 8
+    assert answer_bytes <= run.report["reference_peak_memory_bytes"] <= answer_bytes + (8 << 20), run
+    assert run.report["peak_memory_bytes"] >= (1 << 28), run
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("answer", ["solution.py", "starter.py"])
 def test_fused_axpy_relu_is_timed_without_the_copies(tmp_path, answer):
     """The bank exercise: once host<->device copies are outside the window, the
