@@ -5,6 +5,7 @@ are the ones the exercise texts warn about, so the texts and the grader agree.""
 import shutil
 import textwrap
 
+import numpy as np
 import pytest
 
 from grader import grading
@@ -340,3 +341,18 @@ def test_model_solution_passes_the_check(slug):
     exercise = bank_exercise(slug)
     report = grading.grade(exercise, exercise.files["solution.py"], mode="check")
     assert report["verdict"] == Verdict.ACCEPTED, report
+
+
+def test_an_edge_case_rejects_argpartition_every_time():
+    """The check size is random, and about one check in twelve numpy's introselect leaves the top
+    100 of 5000 in the stable sort's order: the argpartition wrong answer passed the check by luck
+    (and the test above failed) unless an edge case rejects it whatever the seed."""
+    exercise = bank_exercise("top-k-indices")
+    inputs, reference = {}, {}
+    exec(exercise.files["inputs.py"], inputs)
+    exec(exercise.files["reference.py"], reference)
+    wrong = {}
+    exec(textwrap.dedent(WRONG_ANSWERS["argpartition: the right set, in no order"][1]), wrong)
+    assert any(
+        not np.array_equal(wrong["top_k"](*case), reference["top_k"](*case)) for case in inputs["edge_cases"]()
+    )
