@@ -75,7 +75,9 @@ COPY_PHASE_SLACK = (0.002, 0.5)
 #: Appended to the learner's message on GPU exercises.
 GPU_TIMING_NOTE = (
     "On the GPU, copying data between host and device is not part of the timed region, and the grader's own "
-    "round trip and device synchronisation are measured apart and subtracted from both sides."
+    "round trip and device synchronisation are measured apart and subtracted from both sides. CuPy's memory pool "
+    "is kept between timed calls, as in your own timing loop, so a temporary array costs its memory traffic, "
+    "not an allocation."
 )
 #: How much CPU time a call may show beyond its wall time before it counts as
 #: more than one CPU: a fraction of the wall time, plus clock ticks (CPU time
