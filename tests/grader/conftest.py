@@ -33,6 +33,12 @@ TINY_FILES = {
     "solution.py": "def scale(x):\n    return x * 3.0 + 1.0\n",
     "starter.py": "def scale(x):\n    # Return x * 3 + 1, faster than a loop.\n    return x\n",
 }
+#: Sizes for the tests that assert `speedup > 1` through a real grading. At 8,000 elements the
+#: vectorised answer's call takes about 20 us, so a few ms of preemption in two of its three
+#: pairs on a busy machine read 0.68x (a Celery end-to-end test at load average 13) and 0.2x (the
+#: child-process backend at load average 6). At 200,000 the reference's loop takes 50-90 ms a
+#: call and the answer about 0.1 ms on this project's 2-core hosts: preemption cannot turn it.
+BUSY_PROOF_SIZES = [20_000, 200_000]
 #: Submissions with a known outcome.
 WRONG_ANSWER = "def scale(x):\n    return x * 3.0\n"
 RAISES = "def scale(x):\n    raise ValueError('boom')\n"
@@ -46,6 +52,11 @@ needs_harness = pytest.mark.skipif(not harness_landed, reason="grader/harness/ma
 @pytest.fixture
 def tiny_exercise():
     return Exercise(slug="tiny-scale", spec=dict(TINY_SPEC), files=dict(TINY_FILES))
+
+
+@pytest.fixture
+def busy_proof_tiny_exercise():
+    return Exercise(slug="tiny-scale", spec={**TINY_SPEC, "sizes": BUSY_PROOF_SIZES}, files=dict(TINY_FILES))
 
 
 @pytest.fixture

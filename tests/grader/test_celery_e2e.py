@@ -17,17 +17,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from .conftest import TINY_FILES, TINY_SPEC, needs_harness
+from .conftest import BUSY_PROOF_SIZES, TINY_FILES, TINY_SPEC, needs_harness
 
 REPO = Path(__file__).resolve().parents[2]
 REDIS_URL = os.environ.get("HOTPATH_TEST_REDIS_URL", "redis://127.0.0.1:6379/3")
 CELERY = Path(sys.executable).parent / "celery"
 WAIT_S = 120
-#: Larger sizes than the other tiny-scale tests: at 8,000 elements the vectorised answer's
-#: call takes about 20 us, so a few ms of preemption in two of its three pairs read 0.68x
-#: (a loop run at load average 13 on 2 cores). At 200,000 the reference's loop takes 50-90 ms
-#: a call and the answer about 0.1 ms (a 2-core host under load), so preemption cannot turn it.
-E2E_SPEC = {**TINY_SPEC, "sizes": [20_000, 200_000]}
+E2E_SPEC = {**TINY_SPEC, "sizes": BUSY_PROOF_SIZES}  # it asserts speedup > 1 (conftest says why)
 
 
 def _redis_reachable():

@@ -23,8 +23,9 @@ def script():
 
 
 @needs_harness
-def test_the_child_process_backend_grades_like_a_sandbox(script, tiny_exercise):
-    report = grade(tiny_exercise, tiny_exercise.files["solution.py"], backend=script.ChildProcess)
+def test_the_child_process_backend_grades_like_a_sandbox(script, busy_proof_tiny_exercise):
+    exercise = busy_proof_tiny_exercise
+    report = grade(exercise, exercise.files["solution.py"], backend=script.ChildProcess)
     assert report["verdict"] == "accepted", report
     assert report["speedup"] > 1 and report["hardware"] == "cpu"
     assert report["sizes"][-1]["pairs"] >= 3

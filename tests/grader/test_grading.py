@@ -12,7 +12,7 @@ from grader.sandbox.base import SandboxResult
 from grader.states import Verdict
 from grader.validation import validate_exercise
 
-from .conftest import ENDLESS, MEMORY_HOG, RAISES, TINY_FILES, TINY_SPEC, WRONG_ANSWER, needs_harness
+from .conftest import BUSY_PROOF_SIZES, ENDLESS, MEMORY_HOG, RAISES, TINY_FILES, TINY_SPEC, WRONG_ANSWER, needs_harness
 
 needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 JOB = {"mode": "full", "limits": grading.exercise_limits(TINY_SPEC)}
@@ -28,12 +28,12 @@ def short_budget(exercise, **limits):
 @pytest.mark.sandbox
 @needs_bwrap
 @needs_harness
-def test_model_solution_is_accepted_with_numbers(tiny_exercise):
-    report = grading.grade(tiny_exercise, TINY_FILES["solution.py"])
+def test_model_solution_is_accepted_with_numbers(busy_proof_tiny_exercise):
+    report = grading.grade(busy_proof_tiny_exercise, TINY_FILES["solution.py"])
     assert report["verdict"] == Verdict.ACCEPTED, report
     assert report["hardware"] == "cpu" and report["mode"] == "full"
     assert report["speedup"] > 1 and report["speedup_ci"][0] <= report["speedup"] <= report["speedup_ci"][1]
-    assert [row["size"] for row in report["sizes"]] == TINY_SPEC["sizes"]
+    assert [row["size"] for row in report["sizes"]] == BUSY_PROOF_SIZES
     assert all(row["correct"] for row in report["sizes"])
     assert set(grading.REPORT_KEYS) <= set(report)
 
