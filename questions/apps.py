@@ -8,9 +8,9 @@ class QuestionsConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_delete, post_save
 
-        from .bank_version import forget_bank_version
+        from .bank_version import record_bank_change
         from .models import ExerciseVersion, Question
 
         for model in (Question, ExerciseVersion):
-            post_save.connect(forget_bank_version, sender=model, dispatch_uid=f"bank-version-{model.__name__}-save")
-            post_delete.connect(forget_bank_version, sender=model, dispatch_uid=f"bank-version-{model.__name__}-delete")
+            post_save.connect(record_bank_change, sender=model, dispatch_uid=f"bank-version-{model.__name__}-save")
+            post_delete.connect(record_bank_change, sender=model, dispatch_uid=f"bank-version-{model.__name__}-delete")

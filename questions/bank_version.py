@@ -3,12 +3,13 @@ version is added, edited, retired, restored or deleted. The public pages cache w
 render from the bank under it, so a changed question shows on the next request and no
 cached page has to be found and invalidated by hand.
 
-The version is a fingerprint of the two tables (two small aggregate queries), remembered
-in the process for VERSION_MEMO_S so a page view usually costs no query at all. Saving or
-deleting a Question or an ExerciseVersion forgets it at once in the process that did it
-(signals connected in QuestionsConfig.ready; load_bank calls forget_bank_version after it
-retires questions with a queryset update); the other processes see the change within
-VERSION_MEMO_S. It is not kept in the shared cache: processes on different databases may
+The version is a fingerprint of the two tables and of BankRevision's number (three small
+queries), remembered in the process for VERSION_MEMO_S so a page view usually costs no query
+at all. Saving or deleting a Question or an ExerciseVersion raises that number and forgets the
+version at once in the process that did it (signals connected in QuestionsConfig.ready;
+load_bank calls record_bank_change after it retires questions with a queryset update); the
+other processes, on this machine or another, see the change within VERSION_MEMO_S. The
+number is what makes an edit visible whatever the clocks say (models.BankRevision says why). It is not kept in the shared cache: processes on different databases may
 share one cache (tests, a bench beside a dev server), and one must never read another's.
 
 The version also names the release (release_version: the project's templates and Python
@@ -21,9 +22,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, F, Max
 
-from .models import ExerciseVersion, Question
+from .models import BankRevision, ExerciseVersion, Question
 
 VERSION_MEMO_S = 2.0
 RELEASE_SUFFIXES = (".py", ".html")
@@ -54,8 +55,9 @@ def _fingerprint():
         count=Count("id"), last_id=Max("id"), changed=Max("updated_at"), retired=Count("retired_at"), last_retired=Max("retired_at")
     )
     versions = ExerciseVersion.objects.aggregate(count=Count("id"), last_id=Max("id"))
+    revision = BankRevision.objects.filter(pk=1).values_list("number", flat=True).first()
     facts = (questions["count"], questions["last_id"], questions["changed"], questions["retired"], questions["last_retired"],
-             versions["count"], versions["last_id"])
+             versions["count"], versions["last_id"], revision)
     return hashlib.sha1(repr(facts).encode()).hexdigest()[:16]
 
 
@@ -67,7 +69,15 @@ def bank_version():
     return _memo["version"]
 
 
-def forget_bank_version(**_signal_arguments):
+def record_bank_change(**_signal_arguments):
+    """The bank changed: raise the revision every process reads, and forget the version here."""
+    if not BankRevision.objects.filter(pk=1).update(number=F("number") + 1):
+        BankRevision.objects.get_or_create(pk=1)  # the first change ever (or since a test's flush)
+        BankRevision.objects.filter(pk=1).update(number=F("number") + 1)
+    forget_bank_version()
+
+
+def forget_bank_version():
     """The bank changed: the next bank_version() reads the tables again (now, and once more when
     the transaction commits, so a read in between is not kept)."""
     _memo["version"] = None

@@ -161,3 +161,12 @@ class Draft(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["user", "question"], name="unique_draft")]
+
+
+class BankRevision(models.Model):
+    """One row whose number every change to the bank raises (questions.bank_version). The
+    bank's version cannot rest on the newest `updated_at` alone: an edit saved by a web host
+    whose clock runs behind another's stamps an earlier time than the newest row, and the
+    pages cached under the old version would be served for a day."""
+
+    number = models.PositiveBigIntegerField(default=0)

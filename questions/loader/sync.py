@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import hooks
-from ..bank_version import forget_bank_version
+from ..bank_version import record_bank_change
 from ..models import ExerciseVersion, Kind, Question
 from .entries import BankEntry, BankError, BankLoadError
 from .formats import format_for_kind, read_bank
@@ -117,7 +117,7 @@ def _apply(plans):
     gone = Question.objects.live().exclude(source_path="").exclude(slug__in=loaded)
     report.retired = list(gone.values_list("slug", flat=True))
     gone.update(retired_at=now)
-    forget_bank_version()  # a queryset update sends no post_save
+    record_bank_change()  # a queryset update sends no post_save
     return report
 
 

@@ -1,6 +1,8 @@
 """The list of questions at the bank's size: pages of BROWSE_PAGE_SIZE, and what is cached
 under the bank's version shows a change to the bank on the next request, never one
 person's page to another."""
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -69,6 +71,21 @@ def test_a_changed_question_shows_on_the_next_request(client, many):
     assert ">Concept 00<" not in html
     detail = client.get(question.get_absolute_url()).content.decode()
     assert "Concept 00, reworded" in detail and "#tlb" in detail
+
+
+def test_an_edit_stamped_earlier_than_the_newest_row_still_shows(client, many, monkeypatch):
+    """A second web host whose clock runs 10 s behind saves an edit: its `updated_at` is
+    earlier than the newest row's, so the newest `updated_at` did not move and the pages
+    cached under the old version were served on (for a day, the cache's timeout)."""
+    monkeypatch.setattr(bank_version, "VERSION_MEMO_S", 0.0)  # as if read by another process
+    Question.objects.filter(slug="concept-01").update(updated_at=timezone.now() + timedelta(seconds=10))
+    assert "Concept 00" in client.get(BROWSE).content.decode()  # cached now
+    behind = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: behind)
+    question = Question.objects.get(slug="concept-00")
+    question.title = "Concept 00, from a slow clock"
+    question.save()
+    assert "Concept 00, from a slow clock" in client.get(BROWSE).content.decode()
 
 
 def test_a_new_and_a_deleted_question_show_on_the_next_request(client, many):
