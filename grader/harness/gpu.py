@@ -123,7 +123,7 @@ class MemoryProbe:
 
 
 class DeviceHoldings:
-    """The device memory one runner holds, counted from its first call.
+    """The device memory one runner holds, counted from its module's first line.
 
     NVML reads the whole device, so only changes read while this runner alone
     works (the other is stopped, or idle with its work synchronised) are its
