@@ -48,3 +48,14 @@ def test_with_a_gpu_worker_online_it_is_an_ordinary_exercise(candidate_client, g
 def test_cpu_exercises_never_wait_for_a_gpu(candidate_client, exercise_version):
     html = candidate_client.get(exercise_version.question.get_absolute_url()).content.decode()
     assert services.NO_GPU_WORKER_MESSAGE not in html and not any(" disabled" in line for line in buttons(html))
+
+
+def test_a_gpu_exercise_says_how_the_gpu_is_measured(candidate_client, gpu_exercise):
+    html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
+    assert 'id="gpu-measurement"' in html
+    assert "memory pool is kept between timed calls" in html and "inputs' device copies" in html
+
+
+def test_a_cpu_exercise_does_not(candidate_client, exercise_version):
+    html = candidate_client.get(exercise_version.question.get_absolute_url()).content.decode()
+    assert 'id="coding-panel-title"' in html and 'id="gpu-measurement"' not in html
