@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # GPU checks, on a machine with an NVIDIA GPU and the project's dependencies
 # (.venv, or the Python named by PYTHON):
+#   0. where a .whl folder is here and that Python lacks Django (a lent GPU
+#      machine with no network: docs/testing.md, "On a GPU"), installs the
+#      wheels: pyseccomp into that Python, as the sandbox image has it, the
+#      rest into a folder put on PYTHONPATH;
 #   1. installs cupy-cuda12x when CuPy is missing;
 #   2. runs the GPU tests (pytest -m gpu), which grade through the harness
 #      directly, without a sandbox;
@@ -29,6 +33,17 @@ fail() { echo "FAIL  $1${2:+: $2}"; FAILED=1; }
 skip() { echo "SKIP  $1: $2"; }
 
 command -v "$PYTHON" >/dev/null || { fail "Python" "$PYTHON not found (run make setup, or set PYTHON)"; exit 1; }
+
+if [ -d .whl ] && ! "$PYTHON" -c "import django" 2>/dev/null; then
+  site="$(mktemp -d -t hotpath-gpu-site.XXXXXX)"
+  if "$PYTHON" -m pip install -q --no-index --no-deps .whl/pyseccomp-*.whl \
+     && "$PYTHON" -m pip install -q --no-index --no-deps --target "$site" .whl/*.whl; then
+    export PYTHONPATH="$site${PYTHONPATH:+:$PYTHONPATH}"
+    pass "the app's dependencies from .whl"
+  else
+    fail "the app's dependencies from .whl"; exit 1
+  fi
+fi
 
 if ! "$PYTHON" -c "import cupy" 2>/dev/null; then
   echo "Installing cupy-cuda12x ..."
