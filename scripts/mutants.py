@@ -61,6 +61,7 @@ MODULES = {
             [*WITH_DJANGO, "tests/grader/test_grading.py", "-m", "sandbox", "-k", "check_mode or check_py"],
         ],
     ),
+    "gpu": ("grader/harness/gpu.py", [[*WITH_DJANGO, "tests/harness/test_gpu_phases.py"]]),
     "leaderboards": (
         "interview_platform/leaderboards/services.py",
         [[*WITH_DJANGO, "tests/leaderboards/test_ranking.py", "tests/leaderboards/test_standing.py",
@@ -68,7 +69,7 @@ MODULES = {
     ),
 }
 #: Recorded scores (percent of non-equivalent mutants killed): a run below them fails.
-FLOORS = {"compare": 100.0, "stats": 100.0, "numeric": 100.0, "grading": 100.0, "leaderboards": 100.0}
+FLOORS = {"compare": 100.0, "stats": 100.0, "numeric": 100.0, "grading": 100.0, "leaderboards": 100.0, "gpu": 100.0}
 
 #: A fast password hasher for the copy's test runs (users are created in many tests);
 #: nothing else differs from the project's settings.

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from grader.harness import compare, feedback, ipc
-from grader.harness.gpu import DeviceHoldings
+from grader.harness.gpu import Device, DeviceHoldings, MemoryProbe
 from grader.harness.runner import Runner
 from grader.harness.sides import CallOutcome, InputBundle, PhaseClock, Side
 from grader.harness.supervisor import Finished, Grading, copy_phase_overrun
@@ -62,11 +62,17 @@ class FakePool:
 
 def fake_cupy():
     events = []
+    uploaded = []  # the size of each array copied to the device
 
     def asarray(array):
         time.sleep(COPY_DELAY_S)
         events.append("upload")
+        uploaded.append(np.asarray(array).size)
         return FakeCupyArray(array)
+
+    def device_properties(index):
+        assert index == 0, "the sandbox shows one GPU, device 0"
+        return {"name": b"Stand-in GPU"}
 
     def asnumpy(array):
         time.sleep(COPY_DELAY_S)
@@ -75,11 +81,11 @@ def fake_cupy():
 
     runtime = types.SimpleNamespace(
         deviceSynchronize=lambda: events.append("synchronize"),
-        getDeviceProperties=lambda index: {"name": b"Stand-in GPU"},
+        getDeviceProperties=device_properties,
     )
     module = types.ModuleType("cupy")
     module.__dict__.update(
-        events=events, ndarray=FakeCupyArray, asarray=asarray, asnumpy=asnumpy, cuda=types.SimpleNamespace(runtime=runtime),
+        events=events, uploaded=uploaded, ndarray=FakeCupyArray, asarray=asarray, asnumpy=asnumpy, cuda=types.SimpleNamespace(runtime=runtime),
         get_default_memory_pool=lambda: FakePool(events), get_default_pinned_memory_pool=lambda: FakePool(events),
     )
     return module
@@ -360,6 +366,67 @@ def test_only_a_new_input_gets_an_empty_pool():
     for new_input in (True, False):
         grading._checked_pair((np.ones(3),), "size 3", None, ("reference", "submission"), new_input=new_input)
     assert asked == [True, True, False, False]
+
+
+def test_the_device_is_set_up_with_a_real_allocation(gpu_side):
+    """CuPy makes no allocation for an empty array, so only a non-empty one makes
+    CUDA create its context before the memory baseline."""
+    _, cupy = gpu_side(REFERENCE_THAT_LOGS)
+    assert cupy.uploaded[0] > 0
+
+
+def test_scalars_stay_on_the_host_and_a_tuple_comes_home_as_a_tuple(gpu_side):
+    side, cupy = gpu_side(
+        "import cupy as cp\n\n"
+        "def transform(x, factor):\n"
+        "    assert not isinstance(factor, cp.ndarray), 'a NumPy scalar is not copied to the device'\n"
+        "    return cp.ndarray(x.host * factor), cp.ndarray(x.host + factor)\n"
+    )
+    reply, buffer, _ = exchange(side, (np.arange(3.0), np.float64(2.0)))
+    assert reply["ok"] is True, reply
+    first, second = ipc.decode(reply["value"], buffer)
+    assert np.array_equal(first, [0.0, 2.0, 4.0]) and np.array_equal(second, [2.0, 3.0, 4.0])
+    assert reply["placement"] == ["device", "device"]
+
+
+def test_placement_names_only_arrays():
+    device = Device.__new__(Device)
+    device._ndarray = FakeCupyArray
+    assert device.placement(np.float64(1.0)) == [None]  # a NumPy scalar is not a host array
+    assert device.placement(None) == [None]
+    assert device.placement((np.ones(2), FakeCupyArray(np.ones(2)), 3)) == ["host", "device", None]
+
+
+def test_an_untouched_input_holding_nan_is_not_reported_changed(gpu_side):
+    side, _ = gpu_side(REFERENCE_THAT_LOGS)
+    reply, _, _ = exchange(side, (np.array([1.0, np.nan, 3.0]),))
+    assert reply["ok"] is True and reply["modified_arguments"] == []
+
+
+def fake_pynvml(used_bytes):
+    def handle_by_index(index):
+        assert index == 0, "the sandbox shows one GPU, device 0"
+        return "device 0"
+
+    return types.SimpleNamespace(
+        nvmlInit=lambda: None, nvmlDeviceGetHandleByIndex=handle_by_index,
+        nvmlDeviceGetMemoryInfo=lambda handle: types.SimpleNamespace(used=used_bytes),
+    )
+
+
+def test_the_memory_probe_reads_device_zero_through_nvml(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", fake_pynvml(used_bytes=123 * MIB))
+    probe = MemoryProbe()
+    assert probe.available is True
+    assert probe.used_bytes() == 123 * MIB
+
+
+def test_without_a_driver_the_probe_reports_nothing(monkeypatch):
+    broken = fake_pynvml(used_bytes=0)
+    broken.nvmlInit = lambda: (_ for _ in ()).throw(RuntimeError("NVML Shared Library Not Found"))
+    monkeypatch.setitem(sys.modules, "pynvml", broken)
+    probe = MemoryProbe()
+    assert probe.available is False and probe.used_bytes() is None
 
 
 def test_a_cpu_runner_refuses_the_gpu_messages(tmp_path):
