@@ -9,7 +9,8 @@ at all. Saving or deleting a Question or an ExerciseVersion raises that number a
 version at once in the process that did it (signals connected in QuestionsConfig.ready;
 load_bank calls record_bank_change after it retires questions with a queryset update); the
 other processes, on this machine or another, see the change within VERSION_MEMO_S. The
-number is what makes an edit visible whatever the clocks say (models.BankRevision says why). It is not kept in the shared cache: processes on different databases may
+number is what makes an edit visible whatever the clocks say (models.BankRevision says
+why). The version is not kept in the shared cache: processes on different databases may
 share one cache (tests, a bench beside a dev server), and one must never read another's.
 
 The version also names the release (release_version: the project's templates and Python
