@@ -19,6 +19,7 @@ from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 
 from interview_platform.accounts.verification import is_verified
+from interview_platform.mail import where_mail_arrives
 from questions.text import unix_newlines
 
 from . import grading, progress
@@ -125,7 +126,7 @@ def submit_practice(user, exercise_version, code, purpose=Purpose.PRACTICE):
         # One person, one account in the queue: the per-user cap and fair ordering count accounts.
         raise ValidationError(
             f"Verify your e-mail address before submitting code: open the link we sent to {user.email or 'you'} "
-            "(your profile page sends a new one).",
+            f"(your profile page sends a new one). {where_mail_arrives()}".rstrip(),
             code="unverified",
         )
     if exercise_version.target == "gpu" and not gpu_worker_online():

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from interview_platform.mail import where_mail_arrives
 from questions import services as question_services
 
 from . import verification
@@ -53,7 +54,8 @@ def signup(request):
         messages.success(
             request,
             f"Welcome to Hotpath, {user.username}. We sent a link to {user.email}: open it to verify your address "
-            "before you submit code or accept an invitation. Concept and numeric questions are open now.",
+            "before you submit code or accept an invitation. Concept and numeric questions are open now. "
+            f"{where_mail_arrives()}".rstrip(),
         )
         return redirect(_safe_next(request) or "questions:browse")
     return render(request, "registration/signup.html", {"form": form})
@@ -78,7 +80,7 @@ def resend_verification(request):
         messages.error(request, "A verification link was sent a short while ago: check your inbox, or try again later.")
     else:
         _send_verification(request, request.user)
-        messages.success(request, f"We sent a new link to {request.user.email}.")
+        messages.success(request, f"We sent a new link to {request.user.email}. {where_mail_arrives()}".rstrip())
     return redirect(_safe_next(request) or "accounts:profile")
 
 
@@ -109,4 +111,4 @@ def profile(request):
         form.save()
         messages.success(request, "Profile saved.")
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form, "verified": verification.is_verified(request.user)})
+    return render(request, "accounts/profile.html", {"form": form, "verified": verification.is_verified(request.user), "mail_note": where_mail_arrives()})

@@ -152,3 +152,25 @@ def test_joining_a_team_by_its_mailed_link_verifies_the_account(make_user):
     invitation = teams.invite_member(organisation, invited.email, "reviewer", owner, lambda token: tokens.append(token) or token)
     teams.accept_member_invitation(invitation, invited)
     assert verification.is_verified(invited)
+
+
+@pytest.mark.parametrize("email_url, in_terminal", [("consolemail://", True), ("smtp://mail.example.com:25", False)])
+def test_without_a_mail_server_the_pages_say_the_link_is_in_the_terminal(client, exercise, settings, email_url, in_terminal):
+    """Under `make run` mail is printed by the worker: a newcomer told to open "the link we
+    sent" looked for it in an inbox. Every page that sends them to the link says where it is."""
+    from interview_platform.config import env_email_url
+
+    with mock.patch.dict("os.environ", {"EMAIL_URL": email_url}):
+        settings.EMAIL_DELIVERY_BACKEND = env_email_url("EMAIL_URL", "consolemail://")["EMAIL_BACKEND"]
+    pages = {
+        "signed up": sign_up(client, "newcomer", "newcomer@example.com"),
+        "refused": client.post(reverse("grader:submit", args=[exercise.question.slug]), {"code": CODE}),
+        "profile": client.get(reverse("accounts:profile")),
+        "new link": client.post(reverse("accounts:resend_verification")),
+    }
+    pages["signed up"] = client.get(pages["signed up"].url)
+    pages["new link"] = client.get(pages["new link"].url)
+    for name, response in pages.items():
+        text = response.content.decode()
+        assert ("printed in the terminal that runs it" in text) is in_terminal, name
+    assert "open the link we sent to newcomer@example.com" in pages["refused"].content.decode()
