@@ -57,6 +57,8 @@ def refusal_message(report):
     if failure.get("expected") is not None:
         where = f" at position {failure['index']}" if failure.get("index") else ""
         lines.append(f"expected {failure['expected']}, got {failure.get('got')}{where}")
+    if failure.get("arguments"):
+        lines.append("called with:\n" + "\n".join(failure["arguments"]))
     if failure.get("stderr_tail"):
         lines.append(f"stderr:\n{failure['stderr_tail'].rstrip()}")
     return "\n".join(lines)

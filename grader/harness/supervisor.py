@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from . import HARNESS_VERSION, compare, feedback, imports, ipc, per_size, procs, stats
+from . import HARNESS_VERSION, arguments, compare, feedback, imports, ipc, per_size, procs, stats
 from .gpu import MemoryProbe
 from .job import JobError, load_job
 from .measure import on_tmpfs
@@ -187,6 +187,8 @@ class Grading:
         # The per-call limit applied to the submission's latest call (see _budget_ns).
         self.call_limit = None
         self.edge_count = 0
+        # The reference's parameter names, for the failing call's arguments (arguments.py).
+        self.parameter_names = []
 
     # -- the run --------------------------------------------------------------
 
@@ -208,6 +210,8 @@ class Grading:
             failure = {"line": problem.line} if problem.line else None
             raise Finished(problem.verdict, problem.message, failure, problem.hint)
         self.inputs = _load_trusted_module(os.path.join(self.job_dir, "inputs.py"), "hotpath_inputs")
+        with open(os.path.join(self.job_dir, "reference.py"), encoding="utf-8") as handle:
+            self.parameter_names = arguments.parameter_names(handle.read(), self.job.entry_point)
         check_path = os.path.join(self.job_dir, "check.py")
         self.check = None
         if os.path.exists(check_path):
@@ -398,7 +402,7 @@ class Grading:
                 if outcome.status != "ok":
                     if record is not None:
                         record.correct = False
-                    self._fail(role, outcome, f"on {label}")
+                    self._fail(role, outcome, f"on {label}", args)
                 if outcome.process_count > self.job.processes:
                     raise Finished(feedback.REJECTED, f"Your code started more than {self.job.processes} processes.")
                 if role == "submission":
@@ -419,7 +423,7 @@ class Grading:
         if mismatch:
             if record is not None:
                 record.correct = False
-            failure = dict(mismatch.failure, input=label)
+            failure = dict(mismatch.failure, input=label, **arguments.failure_fields(args, self.parameter_names))
             raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
         return outcomes
 
@@ -555,8 +559,11 @@ class Grading:
 
     # -- failures ---------------------------------------------------------------
 
-    def _fail(self, role, outcome, where):
+    def _fail(self, role, outcome, where, args=None):
+        """Ends the grading with the verdict `outcome` earns. `args`, the call's
+        arguments when it had some, are shown with an exception or a crash."""
         side = self.sides.get(role)
+        shown = arguments.failure_fields(args, self.parameter_names) if args is not None else {}
         if role == "reference":
             self._reference_failed(outcome, where, side)
         status = outcome.status
@@ -588,7 +595,7 @@ class Grading:
             raise Finished(
                 feedback.RUNTIME_ERROR,
                 f"Your code was {outcome.detail} {where}." if outcome.detail.startswith("killed") else f"Your code stopped: {outcome.detail} {where}.",
-                {"output": side.output_tail() if side else ""},
+                {"output": side.output_tail() if side else "", **shown},
             )
         if outcome.error.get("type") == "MemoryError":
             raise Finished(
@@ -599,7 +606,7 @@ class Grading:
         raise Finished(
             feedback.RUNTIME_ERROR,
             f"Your code raised {outcome.error.get('type', 'an exception')} {where}.",
-            {"traceback": outcome.error["traceback"], "output": side.output_tail() if side else ""},
+            {"traceback": outcome.error["traceback"], "output": side.output_tail() if side else "", **shown},
         )
 
     def _reference_failed(self, outcome, where, side=None):

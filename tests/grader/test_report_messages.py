@@ -77,3 +77,24 @@ def test_a_quick_check_lists_sizes_and_correctness_only(candidate_client, graded
     table = html[html.index('<table class="check-sizes">'):html.index("</table>")]
     assert table.count("<th ") == 2 and "<td>yes</td>" in table and "–" not in table
     assert "Your time" not in html
+
+
+def test_the_failing_call_is_shown_as_python_to_paste(candidate_client, graded):
+    """grader/harness/arguments.py writes the call; the page shows it, and says
+    when an array was too large to list."""
+    failure = {"input": "edge case 1", "shape": [3], "index": [1], "expected": "0.0", "got": "nan",
+               "tolerance": {"rtol": 1e-12, "atol": 0.0}, "mismatches": 2, "total": 3,
+               "arguments": ["x = np.array([1.5, np.nan, -np.inf], dtype=np.float64)", "w = 2"], "arguments_complete": True}
+    section = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.WRONG_ANSWER, "Wrong answer.", failure)))
+    assert ('<dt>The call</dt><dd>\n<pre class="failing-call"><code>x = np.array([1.5, np.nan, -np.inf], dtype=np.float64)\n'
+            "w = 2</code></pre>") in section
+    assert "Call your function with these arguments" in section and "too large" not in section
+
+    crashed = {"traceback": "ValueError: zero-size array", "arguments": ["x = a float64 array of shape (100000,) (too large to list)"],
+               "arguments_complete": False}
+    section = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.RUNTIME_ERROR, "Your code raised ValueError.", crashed)))
+    assert "<code>x = a float64 array of shape (100000,) (too large to list)</code>" in section
+    assert "Arrays this large are described, not listed" in section
+
+    without = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.RUNTIME_ERROR, "Your code raised ValueError.", {"traceback": "E"})))
+    assert "failing-call" not in without

@@ -32,3 +32,6 @@ def test_a_refused_solution_lists_its_details_as_lines():
     assert refusal_message(report) == "solution.py was graded wrong_answer: Wrong answer on size 1,000.\nexpected 9.0, got 3.0 at position [3]"
     syntax = {"verdict": Verdict.SYNTAX_ERROR, "message": "Syntax error at line 2: '(' was never closed.", "failure": {"line": 2}}
     assert refusal_message(syntax).endswith("\nsolution.py, line 2")
+    edge = {"verdict": Verdict.WRONG_ANSWER, "message": "Wrong answer on edge case 1.",
+            "failure": {"index": [1], "expected": "0.0", "got": "nan", "arguments": ["x = np.array([1.5, np.nan], dtype=np.float64)", "w = 2"]}}
+    assert refusal_message(edge).endswith("\ncalled with:\nx = np.array([1.5, np.nan], dtype=np.float64)\nw = 2")
