@@ -408,7 +408,7 @@ class Grading:
                 if role == "submission":
                     if self.first_call_s is None:
                         self.first_call_s = outcome.seconds
-                    self._check_inputs_untouched(bundles[role], outcome, label, record)
+                    self._check_inputs_untouched(bundles[role], outcome, label, record, args)
                     self._check_one_cpu(outcome, label)
                 outcomes[role] = outcome
                 if role == "reference" and record is not None:
@@ -487,7 +487,7 @@ class Grading:
         self.call_limit = (limit_s, reference_s, grace)
         return int(limit_s * NS)
 
-    def _check_inputs_untouched(self, bundle, outcome, label, record):
+    def _check_inputs_untouched(self, bundle, outcome, label, record, args):
         """The host copies (the inputs memfd, checked here) and, on GPU, the
         device copies (checked by the runner's Device at fetch) must be unchanged."""
         if self.job.allow_input_mutation:
@@ -501,7 +501,8 @@ class Grading:
                 feedback.WRONG_ANSWER,
                 f"Your function modified its input (argument {which}) on {label}. This exercise expects the "
                 "inputs to be left unchanged: work on a copy or write into a new array.",
-                {"input": label, "modified_arguments": [position + 1 for position in changed]},
+                {"input": label, "modified_arguments": [position + 1 for position in changed],
+                 **arguments.failure_fields(args, self.parameter_names)},
                 hint=feedback.MODIFIED_INPUT_HINT,
             )
 

@@ -362,6 +362,10 @@ def test_input_mutation_is_caught(tmp_path):
     assert run.verdict == "wrong_answer", run
     assert "modified its input (argument 1)" in run.report["message"]
     assert run.report["hint"] == feedback.MODIFIED_INPUT_HINT
+    # The failing call is shown with its input as it was given, not as the code left it.
+    inputs = FLOAT_INPUTS + "\n\ndef edge_cases():\n    return [(np.array([0.5, 0.25]),)]\n"
+    run = run_job(tmp_path / "given", submission, inputs=inputs, edge_sizes=[])
+    assert run.report["failure"]["arguments"] == ["x = np.array([0.5, 0.25], dtype=np.float64)"], run
 
 
 def test_a_misnamed_function_is_named_in_the_verdict_with_its_own_hint(tmp_path):
