@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from . import HARNESS_VERSION, arguments, compare, feedback, imports, ipc, per_size, procs, stats
+from . import HARNESS_VERSION, compare, feedback, failing_call, imports, ipc, per_size, procs, stats
 from .gpu import MemoryProbe
 from .job import JobError, load_job
 from .measure import on_tmpfs
@@ -187,7 +187,7 @@ class Grading:
         # The per-call limit applied to the submission's latest call (see _budget_ns).
         self.call_limit = None
         self.edge_count = 0
-        # The reference's parameter names, for the failing call's arguments (arguments.py).
+        # The reference's parameter names, for the failing call's arguments (failing_call.py).
         self.parameter_names = []
 
     # -- the run --------------------------------------------------------------
@@ -211,7 +211,7 @@ class Grading:
             raise Finished(problem.verdict, problem.message, failure, problem.hint)
         self.inputs = _load_trusted_module(os.path.join(self.job_dir, "inputs.py"), "hotpath_inputs")
         with open(os.path.join(self.job_dir, "reference.py"), encoding="utf-8") as handle:
-            self.parameter_names = arguments.parameter_names(handle.read(), self.job.entry_point)
+            self.parameter_names = failing_call.parameter_names(handle.read(), self.job.entry_point)
         check_path = os.path.join(self.job_dir, "check.py")
         self.check = None
         if os.path.exists(check_path):
@@ -423,7 +423,8 @@ class Grading:
         if mismatch:
             if record is not None:
                 record.correct = False
-            failure = dict(mismatch.failure, input=label, **arguments.failure_fields(args, self.parameter_names))
+            failure = dict(mismatch.failure, input=label, **failing_call.call_fields(args, self.parameter_names),
+                           **failing_call.answer_fields(outcomes["reference"].value, outcomes["submission"].value))
             raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
         return outcomes
 
@@ -502,7 +503,7 @@ class Grading:
                 f"Your function modified its input (argument {which}) on {label}. This exercise expects the "
                 "inputs to be left unchanged: work on a copy or write into a new array.",
                 {"input": label, "modified_arguments": [position + 1 for position in changed],
-                 **arguments.failure_fields(args, self.parameter_names)},
+                 **failing_call.call_fields(args, self.parameter_names)},
                 hint=feedback.MODIFIED_INPUT_HINT,
             )
 
@@ -564,7 +565,7 @@ class Grading:
         """Ends the grading with the verdict `outcome` earns. `args`, the call's
         arguments when it had some, are shown with an exception or a crash."""
         side = self.sides.get(role)
-        shown = arguments.failure_fields(args, self.parameter_names) if args is not None else {}
+        shown = failing_call.call_fields(args, self.parameter_names) if args is not None else {}
         if role == "reference":
             self._reference_failed(outcome, where, side)
         status = outcome.status

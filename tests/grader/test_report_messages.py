@@ -80,15 +80,18 @@ def test_a_quick_check_lists_sizes_and_correctness_only(candidate_client, graded
 
 
 def test_the_failing_call_is_shown_as_python_to_paste(candidate_client, graded):
-    """grader/harness/arguments.py writes the call; the page shows it, and says
+    """grader/harness/failing_call.py writes the call; the page shows it, and says
     when an array was too large to list."""
     failure = {"input": "edge case 1", "shape": [3], "index": [1], "expected": "0.0", "got": "nan",
                "tolerance": {"rtol": 1e-12, "atol": 0.0}, "mismatches": 2, "total": 3,
-               "arguments": ["x = np.array([1.5, np.nan, -np.inf], dtype=np.float64)", "w = 2"], "arguments_complete": True}
+               "arguments": ["x = np.array([1.5, np.nan, -np.inf], dtype=np.float64)", "w = 2"], "arguments_complete": True,
+               "expected_answer": "np.array([1.5, 0.0, 0.0], dtype=np.float64)", "got_answer": "np.array([1.5, np.nan, -np.inf], dtype=np.float64)"}
     section = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.WRONG_ANSWER, "Wrong answer.", failure)))
     assert ('<dt>The call</dt><dd>\n<pre class="failing-call"><code>x = np.array([1.5, np.nan, -np.inf], dtype=np.float64)\n'
             "w = 2</code></pre>") in section
     assert "Call your function with these arguments" in section and "too large" not in section
+    assert ("<dt>Whole answers</dt><dd>\n<pre class=\"failing-call\"><code>expected: np.array([1.5, 0.0, 0.0], dtype=np.float64)\n"
+            "got:      np.array([1.5, np.nan, -np.inf], dtype=np.float64)</code></pre>") in section
 
     crashed = {"traceback": "ValueError: zero-size array", "arguments": ["x = a float64 array of shape (100000,) (too large to list)"],
                "arguments_complete": False}
@@ -98,3 +101,9 @@ def test_the_failing_call_is_shown_as_python_to_paste(candidate_client, graded):
 
     without = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.RUNTIME_ERROR, "Your code raised ValueError.", {"traceback": "E"})))
     assert "failing-call" not in without
+
+    returned_a_list = {"arguments": ["x = np.empty((0,), dtype=np.float64)"], "arguments_complete": True,
+                       "expected_answer": "np.empty((0,), dtype=np.float64)", "got_answer": "[]"}
+    section = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.WRONG_ANSWER, "Your function returned a list.", returned_a_list)))
+    assert "Your function returned a list." in section
+    assert "expected: np.empty((0,), dtype=np.float64)\ngot:      []</code>" in section

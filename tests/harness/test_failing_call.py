@@ -4,7 +4,7 @@ rebuilds its arguments exactly, so the learner can make the same call again
 import numpy as np
 import pytest
 
-from grader.harness import arguments
+from grader.harness import failing_call
 
 from .jobs import FLOAT_INPUTS, run_job
 
@@ -19,7 +19,7 @@ ROUND_TRIPS = [
     np.array(3.5),
     np.array([2**62, -1], dtype=np.int64),
     np.array([2**64 - 1], dtype=np.uint64),
-    np.random.default_rng(7).standard_normal(arguments.SHOWN_ELEMENTS).astype(np.float32),
+    np.random.default_rng(7).standard_normal(failing_call.SHOWN_ELEMENTS).astype(np.float32),
 ]
 
 
@@ -31,14 +31,14 @@ def rebuilt(line):
 
 @pytest.mark.parametrize("array", ROUND_TRIPS, ids=lambda array: f"{array.dtype}{array.shape}")
 def test_a_small_array_is_written_as_python_that_rebuilds_it_bit_for_bit(array):
-    [line] = arguments.describe((array,), ["x"])
+    [line] = failing_call.describe((array,), ["x"])
     again = rebuilt(line)
     assert (again.dtype, again.shape) == (array.dtype, array.shape)
     assert again.tobytes() == array.tobytes()
 
 
 def test_scalars_tuples_and_names():
-    fields = arguments.failure_fields((np.int64(5), 2.5, float("nan"), (1, None), "s"), ["n", "scale"])
+    fields = failing_call.call_fields((np.int64(5), 2.5, float("nan"), (1, None), "s"), ["n", "scale"])
     assert fields == {
         "arguments": ["n = np.int64(5)", "scale = 2.5", "argument 3 = np.nan", "argument 4 = (1, None)", "argument 5 = 's'"],
         "arguments_complete": True,
@@ -46,22 +46,31 @@ def test_scalars_tuples_and_names():
 
 
 def test_a_large_array_is_described_and_the_call_marked_incomplete():
-    fields = arguments.failure_fields((np.zeros(arguments.SHOWN_ELEMENTS + 1), 3), ["x", "w"])
-    assert fields["arguments"] == [f"x = a float64 array of shape ({arguments.SHOWN_ELEMENTS + 1},){arguments.DESCRIBED}", "w = 3"]
+    fields = failing_call.call_fields((np.zeros(failing_call.SHOWN_ELEMENTS + 1), 3), ["x", "w"])
+    assert fields["arguments"] == [f"x = a float64 array of shape ({failing_call.SHOWN_ELEMENTS + 1},){failing_call.DESCRIBED}", "w = 3"]
     assert fields["arguments_complete"] is False
-    inside_a_tuple = arguments.failure_fields(((np.zeros((40, 2)), 1),), ["pair"])
-    assert inside_a_tuple["arguments"] == [f"pair = (a float64 array of shape (40, 2){arguments.DESCRIBED}, 1)"]
+    inside_a_tuple = failing_call.call_fields(((np.zeros((40, 2)), 1),), ["pair"])
+    assert inside_a_tuple["arguments"] == [f"pair = (a float64 array of shape (40, 2){failing_call.DESCRIBED}, 1)"]
     assert inside_a_tuple["arguments_complete"] is False
-    cut = arguments.failure_fields((10 ** 2000,), ["n"])
-    assert cut["arguments"][0].endswith(arguments.CUT) and len(cut["arguments"][0]) < arguments.MAX_CHARS + 20
+    cut = failing_call.call_fields((10 ** 2000,), ["n"])
+    assert cut["arguments"][0].endswith(failing_call.CUT) and len(cut["arguments"][0]) < failing_call.MAX_CHARS + 20
     assert cut["arguments_complete"] is False
+
+
+def test_both_whole_answers_are_given_only_when_both_are_small():
+    shifted = failing_call.answer_fields(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 2.0]))
+    assert shifted == {"expected_answer": "np.array([1.0, 2.0, 3.0], dtype=np.float64)",
+                       "got_answer": "np.array([0.0, 1.0, 2.0], dtype=np.float64)"}
+    assert failing_call.answer_fields((np.int64(3), None), [3]) == {"expected_answer": "(np.int64(3), None)", "got_answer": "[3]"}
+    assert failing_call.answer_fields(np.zeros(failing_call.SHOWN_ELEMENTS + 1), np.ones(3)) == {}
+    assert failing_call.answer_fields(np.ones(3), np.zeros((2, failing_call.SHOWN_ELEMENTS))) == {}
 
 
 def test_parameter_names_come_from_the_reference_without_running_it():
     source = "raise SystemExit('never run')\ndef helper(a):\n    pass\ndef transform(x, /, w, *rest, scale=1.0):\n    pass\n"
-    assert arguments.parameter_names(source, "transform") == ["x", "w"]  # the grader passes arguments by position
-    assert arguments.parameter_names(source, "missing") == []
-    assert arguments.parameter_names("def (:", "transform") == []
+    assert failing_call.parameter_names(source, "transform") == ["x", "w"]  # the grader passes arguments by position
+    assert failing_call.parameter_names(source, "missing") == []
+    assert failing_call.parameter_names("def (:", "transform") == []
 
 
 EDGE_INPUTS = FLOAT_INPUTS + """
@@ -91,6 +100,8 @@ def test_a_wrong_answer_names_the_call(tmp_path):
     assert failure["input"] == "edge case 1"
     assert failure["arguments"] == ["values = np.array([1.5, np.nan, -np.inf], dtype=np.float64)"]
     assert failure["arguments_complete"] is True
+    assert failure["expected_answer"] == "np.array([3.0, 0.0, 0.0], dtype=np.float64)"
+    assert failure["got_answer"] == "np.array([3.0, np.nan, -np.inf], dtype=np.float64)"
 
 
 def test_an_exception_names_the_call(tmp_path):

@@ -1,12 +1,14 @@
-"""The failing call's arguments, written so the learner can make the call again.
+"""The failing call, written so the learner can make it again.
 
 A wrong answer or an exception on an input is only useful feedback when the
 learner can reproduce it: "a tiny input (size 1)" is not enough. So the report
 names each argument as the reference names it and gives its value as Python
 that rebuilds it exactly (`x = np.array([0.5, np.nan], dtype=np.float64)`):
-shortest round-tripping digits, NaN and infinities spelt as NumPy names.
-Arrays past SHOWN_ELEMENTS are described by dtype and shape instead; at that
-size a learner reruns the reference on an input of their own.
+shortest round-tripping digits, NaN and infinities spelt as NumPy names. On a
+wrong answer both whole answers follow when they are as small, so a result
+shifted by one place or reversed shows at a glance. Arrays past
+SHOWN_ELEMENTS are described by dtype and shape instead; at that size a
+learner reruns the reference on an input of their own.
 """
 import ast
 import math
@@ -36,12 +38,24 @@ def parameter_names(source, entry_point):
     return []
 
 
-def failure_fields(args, names):
+def call_fields(args, names):
     """The report's failure fields for a call on `args`: `arguments`, one line per
     argument, and `arguments_complete`, whether every value is given in full."""
     lines = describe(args, names)
-    complete = not any(DESCRIBED in line or line.endswith(CUT) for line in lines)
-    return {"arguments": lines, "arguments_complete": complete}
+    return {"arguments": lines, "arguments_complete": all(_complete(line) for line in lines)}
+
+
+def answer_fields(expected, got):
+    """The reference's answer and the submission's, in full (`expected_answer`,
+    `got_answer`), when both are small enough to read whole; else nothing."""
+    texts = [_value(expected), _value(got)]
+    if not all(len(text) <= MAX_CHARS and _complete(text) for text in texts):
+        return {}
+    return {"expected_answer": texts[0], "got_answer": texts[1]}
+
+
+def _complete(text):
+    return DESCRIBED not in text and not text.endswith(CUT)
 
 
 def describe(args, names):
