@@ -38,6 +38,7 @@ def format_submission(submission):
     lines.append(f"Verdict: {submission['verdict_label'] or submission['verdict']}")
     if submission.get("message"):
         lines.append(submission["message"].strip())
+    lines += _failure_lines((submission.get("report") or {}).get("failure") or {})
     if submission["speedup"] is not None:
         interval = submission["speedup_ci"]
         ci = f" (95% CI {_times(interval[0])} to {_times(interval[1])})" if interval else ""
@@ -57,6 +58,20 @@ def format_submission(submission):
     lines.append("")
     lines.append(submission["web_url"])
     return "\n".join(lines)
+
+
+def _failure_lines(failure):
+    """What the page shows under "What went wrong", in text: the traceback, the call
+    that failed (Python that rebuilds its arguments) and both whole answers."""
+    lines = []
+    if failure.get("traceback"):
+        lines += ["", failure["traceback"].rstrip()]
+    if failure.get("arguments"):
+        described = "" if failure.get("arguments_complete") else " (arrays this large are described, not listed)"
+        lines += ["", f"The call that failed{described}:", *(f"    {line}" for line in failure["arguments"])]
+    if failure.get("expected_answer"):
+        lines += ["", f"expected: {failure['expected_answer']}", f"got:      {failure['got_answer']}"]
+    return lines
 
 
 def _profile_lines(profile):

@@ -46,3 +46,20 @@ def test_the_readme_states_limits_in_binary_units():
                 "sizes": [100], "check_sizes": [10], "prompt": "Do it.", "hints": "", "web_url": "http://x/",
                 "limits": {"time_s": 60, "memory_mb": 1024, "processes": 32, "output_kb": 256, "disk_mb": 64}}
     assert "- Limits: 60 s, 1024 MiB memory, 32 processes, 256 KiB output, 64 MiB scratch disk." in render.exercise_readme(exercise)
+
+
+def test_a_failure_shows_the_traceback_the_call_and_both_answers():
+    wrong = {"verdict": "wrong_answer", "verdict_label": "Wrong answer", "message": "Wrong answer on a tiny input (size 3).",
+             "speedup": None, "peak_memory_bytes": None}
+    failure = {"arguments": ["x = np.array([1.0, 2.0, 3.0], dtype=np.float64)", "w = 2"], "arguments_complete": True,
+               "expected_answer": "np.array([1.5, 2.5], dtype=np.float64)", "got_answer": "np.array([1.0, 1.5], dtype=np.float64)"}
+    text = render.format_submission({**graded(failure=failure), **wrong})
+    assert ("Wrong answer on a tiny input (size 3).\n\nThe call that failed:\n    x = np.array([1.0, 2.0, 3.0], dtype=np.float64)\n"
+            "    w = 2\n\nexpected: np.array([1.5, 2.5], dtype=np.float64)\ngot:      np.array([1.0, 1.5], dtype=np.float64)\n") in text
+
+    crashed = {"traceback": "Traceback (most recent call last):\nValueError: zero-size array\n",
+               "arguments": ["x = a float64 array of shape (100000,) (too large to list)"], "arguments_complete": False}
+    text = render.format_submission({**graded(failure=crashed), **wrong, "verdict": "runtime_error", "message": "Your code raised ValueError."})
+    assert "Your code raised ValueError.\n\nTraceback (most recent call last):\nValueError: zero-size array\n\n" in text
+    assert "The call that failed (arrays this large are described, not listed):\n    x = a float64 array" in text
+    assert "expected:" not in render.format_submission(graded())
