@@ -12,7 +12,7 @@ from questions.models import Kind, Question
 from questions.services import UnstorableAnswer, save_draft
 from questions.text import unix_newlines
 
-from . import services
+from . import comparison, services
 from .models import SITTING_PURPOSES, Purpose, Submission
 from .states import Verdict
 
@@ -44,6 +44,7 @@ def _submission_context(submission):
         "report": submission.report or {},
         "waiting_for_gpu": services.waiting_for_gpu(submission),
         "progress": services.submission_progress(submission),
+        "against_previous": comparison.against_previous(submission) if submission.is_final else None,
     }
 
 

@@ -43,6 +43,7 @@ def format_submission(submission):
         interval = submission["speedup_ci"]
         ci = f" (95% CI {_times(interval[0])} to {_times(interval[1])})" if interval else ""
         lines.append(f"Speedup: {_times(submission['speedup'])} against the reference{ci}")
+    lines += _against_previous_lines(submission.get("against_previous"))
     if submission["peak_memory_bytes"] is not None:
         lines.append(f"Peak memory: {_mib(submission['peak_memory_bytes'])} (reference {_mib(submission['reference_peak_memory_bytes'])})")
     sizes = [size for size in submission.get("sizes") or [] if size["time_s"] is not None]  # a quick check times nothing
@@ -58,6 +59,19 @@ def format_submission(submission):
     lines.append("")
     lines.append(submission["web_url"])
     return "\n".join(lines)
+
+
+def _against_previous_lines(against):
+    """The page's "Against your previous answer", in one line."""
+    if not against:
+        return []
+    ratio, previous = against["ratio"], f"#{against['previous']}"
+    if against["outcome"] == "faster":
+        return [f"Against your previous answer ({previous}): {_times(ratio)} faster; the 95% intervals do not overlap."]
+    if against["outcome"] == "slower":
+        return [f"Against your previous answer ({previous}): {_times(1 / ratio)} slower; the 95% intervals do not overlap."]
+    return [f"Against your previous answer ({previous}): no difference this grading can tell ({_times(ratio)}, "
+            "but the 95% intervals overlap)."]
 
 
 def _failure_lines(failure):

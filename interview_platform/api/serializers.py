@@ -5,6 +5,7 @@ from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
 from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
+from grader import comparison
 from grader.grading import exercise_limits
 from grader.models import Purpose
 from grader.states import Status, Verdict
@@ -188,12 +189,22 @@ class SubmissionSerializer(serializers.Serializer):
         return self.context["request"].build_absolute_uri(submission.get_absolute_url())
 
 
+class AgainstPreviousSerializer(serializers.Serializer):
+    previous = serializers.IntegerField(help_text="The learner's previous accepted practice answer graded alike (its id).")
+    ratio = serializers.FloatField(help_text="This speedup over the previous one: above 1, this answer is the faster.")
+    outcome = serializers.ChoiceField(
+        choices=[comparison.FASTER, comparison.SLOWER, comparison.UNCLEAR],
+        help_text="faster or slower when the two 95% intervals do not overlap; unclear when they do.",
+    )
+
+
 class SubmissionDetailSerializer(SubmissionSerializer):
     message = serializers.CharField(help_text="Feedback for the learner (why it failed, hints).")
     code = serializers.CharField()
     progress = serializers.SerializerMethodField()
     sizes = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
+    against_previous = serializers.SerializerMethodField()
 
     @extend_schema_field(ProgressSerializer)
     def get_progress(self, submission):
@@ -203,6 +214,14 @@ class SubmissionDetailSerializer(SubmissionSerializer):
     def get_sizes(self, submission):
         sizes = (submission.report or {}).get("sizes") or []
         return [{field: entry.get(field) for field in SIZE_FIELDS} for entry in sizes]
+
+    @extend_schema_field(AgainstPreviousSerializer(allow_null=True))
+    def get_against_previous(self, submission):
+        """As the submission page shows it (grader/comparison.py); null before the verdict or with nothing to compare."""
+        found = comparison.against_previous(submission) if submission.is_final else None
+        if found is None:
+            return None
+        return {"previous": found.previous.pk, "ratio": found.ratio, "outcome": found.outcome}
 
     @extend_schema_field({"type": "object", "nullable": True, "additionalProperties": True})
     def get_report(self, submission):

@@ -89,3 +89,15 @@ def test_my_submissions_filter(client, submit_token, graded_submission, exercise
     assert every["count"] == 2 and checks["count"] == 1 and [row["id"] for row in accepted["results"]] == [graded_submission.pk]
     bad = client.get(SUBMISSIONS + "?verdict=great", **bearer(submit_token))
     assert bad.status_code == 400 and "verdict" in bad.json()["fields"]
+
+
+def test_a_submission_says_how_it_compares_with_the_previous_answer(client, read_token, graded_submission):
+    """The submission page's "Against your previous answer" (grader/comparison.py), as data."""
+    first = client.get(f"{SUBMISSIONS}{graded_submission.pk}/", **bearer(read_token)).json()
+    assert first["against_previous"] is None
+    faster = Submission.objects.get(pk=graded_submission.pk)
+    faster.pk = None
+    faster.speedup, faster.speedup_ci_low, faster.speedup_ci_high = 83.0, 80.0, 86.0
+    faster.save()
+    body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
+    assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "faster"}

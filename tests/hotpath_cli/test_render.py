@@ -63,3 +63,16 @@ def test_a_failure_shows_the_traceback_the_call_and_both_answers():
     assert "Your code raised ValueError.\n\nTraceback (most recent call last):\nValueError: zero-size array\n\n" in text
     assert "The call that failed (arrays this large are described, not listed):\n    x = a float64 array" in text
     assert "expected:" not in render.format_submission(graded())
+
+
+def test_the_comparison_with_the_previous_answer_follows_the_speedup():
+    def line(against):
+        text = render.format_submission({**graded(), "against_previous": against})
+        return [row for row in text.splitlines() if row.startswith("Against")]
+    assert line({"previous": 5, "ratio": 2.0, "outcome": "faster"}) == [
+        "Against your previous answer (#5): 2x faster; the 95% intervals do not overlap."]
+    assert line({"previous": 5, "ratio": 0.8, "outcome": "slower"}) == [
+        "Against your previous answer (#5): 1.25x slower; the 95% intervals do not overlap."]
+    assert line({"previous": 5, "ratio": 1.04, "outcome": "unclear"}) == [
+        "Against your previous answer (#5): no difference this grading can tell (1.04x, but the 95% intervals overlap)."]
+    assert line(None) == []

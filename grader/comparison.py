@@ -1,0 +1,73 @@
+"""Did the change help? An accepted answer against the same learner's previous one.
+
+Practising optimisation is a loop of small changes, and the question after each
+is whether it made the code faster. Two gradings' speedups can be compared
+even when the machine's speed moved between them: each is a ratio against the
+reference timed in the same pairs. So the ratio of the two speedups is how
+much faster this answer is than the previous one. Whether that is a real change or
+noise is read off the two 95% intervals: when they do not overlap, the
+difference is real (a conservative test: two intervals can overlap a little
+and the difference still be significant); when they overlap, this page says
+it cannot tell them apart rather than report a gain that may be noise.
+
+Only like is compared with like: the same exercise version (same sizes and
+reference), the same hardware, the same harness version (its timing rules),
+practice gradings (a quick check has no figures; an assessment's stay with it).
+"""
+from dataclasses import dataclass
+
+from .models import Purpose, Submission
+from .states import Verdict
+
+FASTER = "faster"
+SLOWER = "slower"
+UNCLEAR = "unclear"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    previous: Submission
+    #: This speedup over the previous one: above 1, this answer is the faster.
+    ratio: float
+    #: FASTER or SLOWER when the two 95% intervals do not overlap, else UNCLEAR.
+    outcome: str
+
+    @property
+    def slowdown(self):
+        """How many times slower this answer is than the previous one."""
+        return 1 / self.ratio
+
+
+def against_previous(submission):
+    """The Comparison with the learner's latest earlier accepted answer graded
+    alike, or None when there is none or either lacks an interval."""
+    if not _comparable(submission):
+        return None
+    harness_version = (submission.report or {}).get("harness_version")
+    earlier = (
+        Submission.objects.filter(
+            user_id=submission.user_id, exercise_id=submission.exercise_id, hardware=submission.hardware,
+            purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED, speedup__isnull=False, created_at__lt=submission.created_at,
+        )
+        .order_by("-created_at")
+    )
+    for previous in earlier[:20]:
+        if _comparable(previous) and (previous.report or {}).get("harness_version") == harness_version:
+            return Comparison(previous, submission.speedup / previous.speedup, _outcome(submission, previous))
+    return None
+
+
+def _comparable(submission):
+    return (
+        submission.verdict == Verdict.ACCEPTED
+        and submission.purpose == Purpose.PRACTICE
+        and all(value is not None and value > 0 for value in (submission.speedup, submission.speedup_ci_low, submission.speedup_ci_high))
+    )
+
+
+def _outcome(submission, previous):
+    if submission.speedup_ci_low > previous.speedup_ci_high:
+        return FASTER
+    if submission.speedup_ci_high < previous.speedup_ci_low:
+        return SLOWER
+    return UNCLEAR
