@@ -108,3 +108,14 @@ def test_the_page_says_when_it_cannot_tell(candidate_client, grade):
     text = " ".join(candidate_client.get(reverse("grader:detail", args=[latest.pk])).content.decode().split())
     assert "<strong>No difference this grading can tell</strong> from your previous accepted answer" in text
     assert "The two intervals overlap, so the 1.02× between them may be the machine's noise" in text
+
+
+def test_the_exercise_page_lists_each_previous_speedup_with_its_interval(candidate_client, grade, exercise_version):
+    grade(40.0, 38.0, 42.0)
+    grade(None, None, None, purpose=Purpose.QUICK_CHECK)
+    html = candidate_client.get(exercise_version.question.get_absolute_url()).content.decode()
+    table = html[html.index("Your previous submissions"):]
+    table = table[:table.index("</table>")]
+    assert '<th scope="col" class="num">Speedup (95% CI)</th>' in table
+    assert '<td class="num">40.0× <span class="muted">(38.0–42.0×)</span></td>' in table
+    assert '<td class="num">–</td>' in table  # the quick check: no figure, no interval
