@@ -16,6 +16,11 @@ NUMBER_WITH_UNIT = re.compile(
     r"^\s*(?P<number>[-+]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?P<unit>.*?)\s*$"
 )
 EXAMPLES = "e.g. 4 GiB, 4294967296, 3.2e9 bytes or 150 ms"
+#: A comma only groups thousands ("1,000,000"). A decimal comma ("1,11") is refused
+#: rather than read as 111.
+GROUPED_THOUSANDS = re.compile(r"[-+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?(?:[eE][-+]?\d+)?")
+#: How far a wrong answer is searched for a unit slip: factors of 1,000 up to 1000**4.
+UNIT_SLIP_POWERS = (1, 2, 3, 4)
 
 # How to name a kind of quantity in messages, by its pint base units.
 BASE_UNIT_WORDS = {
@@ -123,6 +128,9 @@ def to_question_unit(raw, unit):
     match = NUMBER_WITH_UNIT.match(text)
     if not match:
         return None, f"Could not read {text!r} as a number with an optional unit ({EXAMPLES})."
+    if "," in match["number"] and not GROUPED_THOUSANDS.fullmatch(match["number"]):
+        return None, (f"Could not read {text!r}: a comma may only separate thousands (as in 1,000,000). "
+                      "Write a decimal with a point (1.5).")
     number = float(match["number"].replace(",", "").replace("_", ""))  # the pattern admits only what float() reads
     if not math.isfinite(number):
         return None, "Enter a finite number."
@@ -149,6 +157,27 @@ def to_question_unit(raw, unit):
         return None, f"Expected a value in {unit}, got {_describe(given)}."
     registry = unit_registry()
     return registry.Quantity(number, given).to(expected).magnitude, ""
+
+
+def unit_slip(value, expected, tolerance):
+    """The power of 1,000 (1000, 0.001, 1e6, ...) by which a wrong `value` misses
+    `expected` when dividing by it lands within tolerance: most likely a unit
+    slipped (ms for s, MB for GB), the commonest slip in estimation questions.
+    None when the answer is right or no such power fits (a zero misses by no factor)."""
+    if value is None or expected == 0 or within_tolerance(value, expected, tolerance):
+        return None
+    for power in UNIT_SLIP_POWERS:
+        for factor in (1000**power, 1000.0**-power):
+            if within_tolerance(value / factor, expected, tolerance):
+                return factor
+    return None
+
+
+def slip_words(factor):
+    """unit_slip's factor in words: '1,000 times' or '1/1,000 of'."""
+    if factor >= 1000:
+        return f"{factor:,} times"
+    return f"1/{round(1 / factor):,} of"
 
 
 def check_numeric(raw, *, answer, unit, tolerance):

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from . import services
 from .forms import ConceptAnswerForm, NumericAnswerForm, RubricForm
 from .models import Attempt, Kind, Question
-from .numeric import to_question_unit
+from .numeric import slip_words, to_question_unit, unit_slip
 from .rendering import render_markdown
 
 CODING_PANEL_TEMPLATE = "grader/coding_panel.html"
@@ -90,6 +90,8 @@ def attempt(request, slug, pk):
         context["form"] = form
     elif question.kind == Kind.NUMERIC:
         context["converted_value"], _ = to_question_unit(attempt.numeric_input, question.answer_unit)
+        slip = unit_slip(context["converted_value"], question.answer_value, question.tolerance)
+        context["unit_slip"] = slip_words(slip) if slip else ""
     return render(request, "questions/attempt.html", context)
 
 

@@ -57,6 +57,27 @@ def test_numeric_result_shows_expected_value_and_explanation(candidate_client, l
 
 
 @pytest.mark.django_db
+def test_a_unit_slip_is_named_on_a_wrong_numeric_answer(candidate_client, loaded_bank, candidate):
+    slipped = Attempt.objects.create(
+        user=candidate, question=loaded_bank["numeric"], numeric_input="4 MiB", numeric_correct=False, score=0.0, confidence=3
+    )
+    html = " ".join(candidate_client.get(attempt_url(slipped)).content.decode().split())
+    assert "<h2>Not quite</h2>" in html
+    assert "<strong>Your answer is 1/1,024 of the expected value:</strong>" not in html  # 1,024 is not a power of 1,000
+    assert 'class="unit-slip"' not in html
+    thousandfold = Attempt.objects.create(
+        user=candidate, question=loaded_bank["numeric"], numeric_input="4.295e12", numeric_correct=False, score=0.0, confidence=3
+    )
+    html = " ".join(candidate_client.get(attempt_url(thousandfold)).content.decode().split())
+    assert "<strong>Your answer is 1,000 times the expected value:</strong> most likely a unit that slipped" in html
+    assert "A bare number is read in bytes;" in html
+    right = Attempt.objects.create(
+        user=candidate, question=loaded_bank["numeric"], numeric_input="4 GiB", numeric_correct=True, score=1.0, confidence=3
+    )
+    assert 'class="unit-slip"' not in candidate_client.get(attempt_url(right)).content.decode()
+
+
+@pytest.mark.django_db
 def test_only_the_owner_sees_an_attempt(client, concept_attempt, outsider):
     url = attempt_url(concept_attempt)
     assert client.get(url).status_code == 302  # anonymous: sent to sign in

@@ -3,7 +3,7 @@ import dataclasses
 
 import pytest
 
-from questions.numeric import EXAMPLES, NumericCheck, check_numeric, within_tolerance
+from questions.numeric import EXAMPLES, NumericCheck, check_numeric, slip_words, unit_slip, within_tolerance
 
 
 def check(raw, answer=4294967296, unit="bytes", tolerance=0.01):
@@ -133,3 +133,32 @@ def test_a_name_is_case_folded_only_into_a_unit_of_the_expected_kind():
     """'MHZ' folds to MHz, a rate: for a byte answer the name stays not understood."""
     assert check("3 MHZ").error == f"Could not understand the unit 'MHZ' ({EXAMPLES})."
     assert check("3 MHZ", answer=3e6, unit="Hz").correct
+
+
+@pytest.mark.parametrize("raw", ["1,11", "1,11 ms", "12,5", "1,0000", "1,2,3", "1,234,5", "-1,5"])
+def test_a_decimal_comma_is_refused_not_read_as_thousands(raw):
+    """'1,11' meant 1.11 to the learner who typed it; reading it as 111 marked a right answer wrong."""
+    result = check(raw, answer=1.11, unit="ms", tolerance=0.02)
+    assert not result.ok and result.error.startswith(f"Could not read {raw!r}")
+    assert "a comma may only separate thousands (as in 1,000,000). Write a decimal with a point (1.5)." in result.error
+
+
+@pytest.mark.parametrize("raw, value", [("1,000", 1000), ("12,345.5", 12345.5), ("-1,000,000", -1e6), ("+1,000e3", 1e6), ("999", 999)])
+def test_commas_grouping_thousands_are_read(raw, value):
+    assert check(raw, answer=value, unit="copies").value == value
+
+
+def test_a_wrong_answer_off_by_a_power_of_a_thousand_is_called_a_unit_slip():
+    assert unit_slip(0.00111, 1.112, 0.02) == 0.001
+    assert unit_slip(1112.0, 1.112, 0.02) == 1000
+    assert unit_slip(-1.1e-9, -1.1, 0.01) == 1e-9  # three powers down, sign kept
+    assert unit_slip(1.1e12, 1.1, 0.01) == 1000**4
+    assert unit_slip(1.1e6, 1.1, 0.01) == 1000**2 and unit_slip(1.0, 1000.0, 0.01) == 0.001
+    assert unit_slip(1.1e15, 1.1, 0.01) is None  # past the powers searched
+    assert unit_slip(1.1e4, 1.1, 0.01) is None  # ten thousand: not a unit's step
+    assert unit_slip(1.112, 1.112, 0.02) is None  # right answers slipped nothing
+    assert unit_slip(1.05e3, 1.0, 0.01) is None  # 1,050 is 1.05 thousand: outside the tolerance
+    assert unit_slip(1.005e3, 1.0, 0.01) == 1000  # inside it
+    assert unit_slip(0.0, 1.0, 0.01) is None and unit_slip(5.0, 0.0, 0.01) is None and unit_slip(None, 1.0, 0.01) is None
+    assert (slip_words(1000), slip_words(1000**3), slip_words(0.001), slip_words(1e-6)) == (
+        "1,000 times", "1,000,000,000 times", "1/1,000 of", "1/1,000,000 of")
