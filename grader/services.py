@@ -18,8 +18,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 
-from interview_platform.accounts.verification import is_verified
-from interview_platform.mail import where_mail_arrives
+from interview_platform.accounts.verification import is_verified, where_mail_arrives
 from questions.text import unix_newlines
 
 from . import grading, progress

@@ -19,9 +19,6 @@ from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 
-#: The delivery backend EMAIL_URL's default (consolemail://) names: mail is printed by the worker.
-CONSOLE_DELIVERY = "django.core.mail.backends.console.EmailBackend"
-
 #: What a message keeps on its way through the broker (EmailMessage attribute names).
 _FIELDS = ("subject", "body", "from_email", "to", "cc", "bcc", "reply_to", "extra_headers")
 
@@ -76,16 +73,6 @@ def message_from_data(data):
 def send_queued_mail(data):
     connection = get_connection(settings.EMAIL_DELIVERY_BACKEND, fail_silently=False)
     connection.send_messages([message_from_data(data)])
-
-
-def where_mail_arrives():
-    """A sentence for pages that send someone to a mailed link: without a mail server
-    (EMAIL_URL unset, as under `make run`) the link is in the terminal, not an inbox;
-    empty when mail goes to real inboxes."""
-    if settings.EMAIL_DELIVERY_BACKEND != CONSOLE_DELIVERY:
-        return ""
-    return ("This Hotpath has no mail server (EMAIL_URL is not set), so its e-mail is printed in the terminal that "
-            "runs it (`make run` or the worker): the link is there.")
 
 
 class QueuedEmailBackend(BaseEmailBackend):

@@ -77,6 +77,20 @@ def verify_token(token):
     return user
 
 
+#: The delivery backend EMAIL_URL's default (consolemail://) names: the worker prints the mail.
+CONSOLE_DELIVERY = "django.core.mail.backends.console.EmailBackend"
+
+
+def where_mail_arrives():
+    """A sentence for pages that send someone to a mailed link: without a mail server
+    (EMAIL_URL unset, as under `make run`) the link is in the terminal, not an inbox;
+    empty when mail goes to real inboxes."""
+    if settings.EMAIL_DELIVERY_BACKEND != CONSOLE_DELIVERY:
+        return ""
+    return ("This Hotpath has no mail server (EMAIL_URL is not set), so its e-mail is printed in the terminal that "
+            "runs it (`make run` or the worker): the link is there.")
+
+
 def send_verification(user, link_for):
     """Mail the verification link; `link_for(token)` builds its absolute URL. Leaves on
     commit through the mail task (settings.EMAIL_BACKEND), like every other mail."""

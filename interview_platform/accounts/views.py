@@ -7,7 +7,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from interview_platform.mail import where_mail_arrives
 from questions import services as question_services
 
 from . import verification
@@ -55,7 +54,7 @@ def signup(request):
             request,
             f"Welcome to Hotpath, {user.username}. We sent a link to {user.email}: open it to verify your address "
             "before you submit code or accept an invitation. Concept and numeric questions are open now. "
-            f"{where_mail_arrives()}".rstrip(),
+            f"{verification.where_mail_arrives()}".rstrip(),
         )
         return redirect(_safe_next(request) or "questions:browse")
     return render(request, "registration/signup.html", {"form": form})
@@ -80,7 +79,7 @@ def resend_verification(request):
         messages.error(request, "A verification link was sent a short while ago: check your inbox, or try again later.")
     else:
         _send_verification(request, request.user)
-        messages.success(request, f"We sent a new link to {request.user.email}. {where_mail_arrives()}".rstrip())
+        messages.success(request, f"We sent a new link to {request.user.email}. {verification.where_mail_arrives()}".rstrip())
     return redirect(_safe_next(request) or "accounts:profile")
 
 
@@ -111,4 +110,4 @@ def profile(request):
         form.save()
         messages.success(request, "Profile saved.")
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form, "verified": verification.is_verified(request.user), "mail_note": where_mail_arrives()})
+    return render(request, "accounts/profile.html", {"form": form, "verified": verification.is_verified(request.user), "mail_note": verification.where_mail_arrives()})

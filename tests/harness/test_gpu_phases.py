@@ -463,10 +463,12 @@ def test_a_device_input_changed_in_place_is_reported(gpu_side):
 
 
 def test_the_supervisor_rejects_a_changed_device_input_as_it_rejects_a_changed_host_input():
-    grading = types.SimpleNamespace(job=types.SimpleNamespace(allow_input_mutation=False))
+    grading = types.SimpleNamespace(job=types.SimpleNamespace(allow_input_mutation=False), parameter_names=["x", "y"])
     untouched_host = types.SimpleNamespace(modified_arguments=lambda: [])
+    args = (np.ones(2), np.zeros(1))
     with pytest.raises(Finished) as raised:
-        Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok", modified_arguments=[1]), "size 4", None)
+        Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok", modified_arguments=[1]), "size 4", None, args)
     assert raised.value.verdict == feedback.WRONG_ANSWER
     assert raised.value.failure["modified_arguments"] == [2]
-    Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok"), "size 4", None)
+    assert raised.value.failure["arguments"] == ["x = np.array([1.0, 1.0], dtype=np.float64)", "y = np.array([0.0], dtype=np.float64)"]
+    Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok"), "size 4", None, args)
