@@ -79,7 +79,7 @@ def test_a_quick_check_lists_sizes_and_correctness_only(candidate_client, graded
     assert "Your time" not in html
 
 
-def test_the_failing_call_is_shown_as_python_to_paste(candidate_client, graded):
+def test_the_failing_call_is_shown_as_python_to_paste(candidate_client, graded, exercise_version):
     """grader/harness/failing_call.py writes the call; the page shows it, and says
     when an array was too large to list."""
     failure = {"input": "edge case 1", "shape": [3], "index": [1], "expected": "0.0", "got": "nan",
@@ -90,6 +90,7 @@ def test_the_failing_call_is_shown_as_python_to_paste(candidate_client, graded):
     assert ('<dt>The call</dt><dd>\n<pre class="failing-call"><code>x = np.array([1.5, np.nan, -np.inf], dtype=np.float64)\n'
             "w = 2</code></pre>") in section
     assert "Call your function with these arguments" in section and "too large" not in section
+    assert "cupy.asarray" not in section
     assert ("<dt>Whole answers</dt><dd>\n<pre class=\"failing-call\"><code>expected: np.array([1.5, 0.0, 0.0], dtype=np.float64)\n"
             "got:      np.array([1.5, np.nan, -np.inf], dtype=np.float64)</code></pre>") in section
 
@@ -98,6 +99,11 @@ def test_the_failing_call_is_shown_as_python_to_paste(candidate_client, graded):
     section = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.RUNTIME_ERROR, "Your code raised ValueError.", crashed)))
     assert "<code>x = a float64 array of shape (100000,) (too large to list)</code>" in section
     assert "Arrays this large are described, not listed" in section
+
+    exercise_version.spec = {**exercise_version.spec, "target": "gpu"}
+    exercise_version.save()
+    on_gpu = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.WRONG_ANSWER, "Wrong answer.", failure)))
+    assert "the grader passes each array through <code>cupy.asarray</code>" in on_gpu
 
     without = what_went_wrong(page(candidate_client, graded("x = 1\n", Verdict.RUNTIME_ERROR, "Your code raised ValueError.", {"traceback": "E"})))
     assert "failing-call" not in without
