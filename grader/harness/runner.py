@@ -286,14 +286,21 @@ class Runner:
         return {"op": "result", "ok": False, "error": self.describe(exc)}
 
     def describe(self, exc):
-        """The exception with only the frames from the module's own file."""
+        """The exception with only the frames from the module's own file. A
+        reference that failed outside its own code (no frame of it at all) failed
+        in the harness's part of the call: its frames are named then, by file name
+        and line, for whoever reads the internal error."""
         display = DISPLAY_NAMES[self.role]
         lines = ["Traceback (most recent call last):"]
-        for frame in traceback.extract_tb(exc.__traceback__):
-            if frame.filename == self.module_path:
-                lines.append(f'  File "{display}", line {frame.lineno}, in {frame.name}')
-                if frame.line:
-                    lines.append(f"    {frame.line.strip()}")
+        frames = traceback.extract_tb(exc.__traceback__)
+        own = [frame for frame in frames if frame.filename == self.module_path]
+        if not own and self.role == "reference":
+            for frame in frames:
+                lines.append(f'  File "{os.path.basename(frame.filename)}", line {frame.lineno}, in {frame.name}')
+        for frame in own:
+            lines.append(f'  File "{display}", line {frame.lineno}, in {frame.name}')
+            if frame.line:
+                lines.append(f"    {frame.line.strip()}")
         try:
             summary = "".join(traceback.format_exception_only(type(exc), exc))
         except BaseException:

@@ -115,3 +115,31 @@ def test_an_exception_names_the_call(tmp_path):
     assert run.verdict == "runtime_error", run
     assert run.report["failure"]["arguments"] == ["values = np.empty((0,), dtype=np.float64)"]
     assert "ValueError" in run.report["failure"]["traceback"]
+
+
+def test_a_reference_failing_outside_its_own_code_names_the_harness_frames():
+    """An error raised in the harness's part of a reference call (2026-12-04: EBUSY
+    with no frame of reference.py) names where, for whoever reads the internal error;
+    a submission's traceback keeps only its own frames."""
+    import errno
+    import fcntl
+    import os
+    import types
+
+    from grader.harness.runner import Runner
+
+    def seal():
+        read_end, write_end = os.pipe()
+        os.close(read_end), os.close(write_end)
+        fcntl.fcntl(read_end, fcntl.F_ADD_SEALS, 0)  # a closed descriptor: EBADF
+
+    try:
+        seal()
+    except OSError as exc:
+        assert exc.errno == errno.EBADF
+        failure = exc
+    reference = Runner.describe(types.SimpleNamespace(role="reference", module_path="/job/reference.py"), failure)
+    assert f'  File "{os.path.basename(__file__)}", line ' in reference["traceback"] and ", in seal" in reference["traceback"]
+    assert reference["traceback"].endswith("OSError: [Errno 9] Bad file descriptor")
+    submission = Runner.describe(types.SimpleNamespace(role="submission", module_path="/job/submission.py"), failure)
+    assert submission["traceback"] == "Traceback (most recent call last):\nOSError: [Errno 9] Bad file descriptor"
