@@ -43,24 +43,26 @@ def against_previous(submission):
     alike, or None when there is none or either lacks an interval."""
     if not _comparable(submission):
         return None
-    harness_version = (submission.report or {}).get("harness_version")
-    earlier = (
+    previous = (
         Submission.objects.filter(
             user_id=submission.user_id, exercise_id=submission.exercise_id, hardware=submission.hardware,
-            purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED, speedup__isnull=False, created_at__lt=submission.created_at,
+            purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED, created_at__lt=submission.created_at,
+            speedup__gt=0, speedup_ci_low__gt=0, speedup_ci_high__gt=0,
+            report__harness_version=submission.report.get("harness_version"),
         )
         .order_by("-created_at")
+        .first()
     )
-    for previous in earlier[:20]:
-        if _comparable(previous) and (previous.report or {}).get("harness_version") == harness_version:
-            return Comparison(previous, submission.speedup / previous.speedup, _outcome(submission, previous))
-    return None
+    if previous is None:
+        return None
+    return Comparison(previous, submission.speedup / previous.speedup, _outcome(submission, previous))
 
 
 def _comparable(submission):
     return (
         submission.verdict == Verdict.ACCEPTED
         and submission.purpose == Purpose.PRACTICE
+        and submission.report is not None
         and all(value is not None and value > 0 for value in (submission.speedup, submission.speedup_ci_low, submission.speedup_ci_high))
     )
 
