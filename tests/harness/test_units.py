@@ -1,5 +1,9 @@
 """Unit tests of the harness's pure parts: statistics, policy, comparison, codec."""
+import errno
+import fcntl
+import mmap
 import os
+import threading
 import time
 
 import numpy as np
@@ -321,6 +325,34 @@ def test_decoder_refuses_unsealed_memfds_and_bad_metadata():
     for bad in [dict(meta, dtype="O"), dict(meta, dtype="V8"), dict(meta, shape=[10**6]), dict(meta, offset=-4096), {"t": "pickle"}]:
         with pytest.raises(ipc.ProtocolError):
             ipc.decode(bad, buffer)
+
+
+def test_a_seal_the_kernel_refuses_for_a_while_is_tried_again_and_the_refusals_counted():
+    """F_SEAL_WRITE fails with EBUSY while a writable mapping of the memfd is
+    open, as it does when the kernel holds one of its pages for a moment (the
+    flake of 4 December): the seal is tried again, and the refusals returned."""
+    fd = ipc.spare_result_memfd(ipc.PAGE)
+    try:
+        mapping = mmap.mmap(fd, ipc.PAGE, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        threading.Timer(1.5 * ipc.SEAL_RETRY_S, mapping.close).start()
+        refusals = ipc.seal_result(fd)
+        assert 1 <= refusals < ipc.SEAL_ATTEMPTS
+        assert fcntl.fcntl(fd, fcntl.F_GET_SEALS) & ipc.RESULT_SEALS == ipc.RESULT_SEALS
+    finally:
+        os.close(fd)
+
+
+def test_a_seal_refused_every_time_fails_with_a_message_that_says_why():
+    fd = ipc.spare_result_memfd(ipc.PAGE)
+    mapping = mmap.mmap(fd, ipc.PAGE, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    try:
+        with pytest.raises(OSError, match="could not be sealed") as raised:
+            ipc.seal_result(fd)
+        assert raised.value.errno == errno.EBUSY
+        assert not fcntl.fcntl(fd, fcntl.F_GET_SEALS) & fcntl.F_SEAL_WRITE
+    finally:
+        mapping.close()
+        os.close(fd)
 
 
 def test_a_result_written_into_a_spare_memfd_is_sealed_and_sized_to_the_answer():
