@@ -5,8 +5,10 @@ import numpy as np
 
 from . import stats
 
-#: Decimal places kept of each call's seconds in the report (0.1 microsecond).
-CALL_DIGITS = 7
+#: Decimal places kept of each call's seconds in the report: 1 ns, the clock's own
+#: unit, so the figures recompute exactly from `calls`. At 0.1 us a 20 us call
+#: was off by up to 0.5%, and a recomputed speedup by about 0.04%.
+CALL_DIGITS = 9
 #: A reference call that waited for its CPU (another process held it) for more than
 #: this share of its time plus this floor (which covers waking up for the call)
 #: measured the machine's other work. The reference is trusted and everything else

@@ -25,7 +25,10 @@ BOOTSTRAP_SEED = 20240917
 #: median absolute deviation: a difference smaller than that cannot be told
 #: from zero), nor below this fraction of its raw time. Code far faster than
 #: the harness's transfers at a size is then reported as "this fast at least"
-#: instead of turning the overhead's noise into an absurd speedup.
+#: instead of turning the overhead's noise into an absurd speedup. Nor is it
+#: ever above the raw time: the jitter of a loaded machine's echoes once
+#: exceeded a 10 us call's whole time, and the report gave a net time longer
+#: than the call it came from.
 NET_FLOOR_FRACTION = 0.05
 #: An echo slower than this many times the echoes' lower quartile is a stall of
 #: the host, not the harness's transfer cost (see overhead_level).
@@ -71,7 +74,7 @@ def overhead_level(overhead_times):
 
 
 def _net(raw, overhead, jitter):
-    return np.maximum(np.maximum(raw - overhead, NET_FLOOR_FRACTION * raw), jitter)
+    return np.minimum(np.maximum(np.maximum(raw - overhead, NET_FLOOR_FRACTION * raw), jitter), raw)
 
 
 def overhead_jitter(overhead_times):

@@ -23,18 +23,23 @@ SIZE_FIELDS = {
 
 
 def test_vectorised_answer_beats_python_loop(tmp_path):
-    run = run_job(tmp_path, VECTOR_SOLUTION)
+    # At 20,000 and 80,000 elements the reference's loop takes about 10 and 40 ms a call:
+    # at 2,000 and 8,000 (1 and 4 ms) a few scheduler slices lost to another process in
+    # three of the five pairs at the small size (a whole-suite run beside it, load 2.4)
+    # turned the fitted exponent negative.
+    run = run_job(tmp_path, VECTOR_SOLUTION, sizes=[20000, 80000])
     report = run.report
     assert run.verdict == "accepted", run
     assert set(report) == REPORT_FIELDS
     assert all(set(entry) == SIZE_FIELDS for entry in report["sizes"])
-    assert [entry["size"] for entry in report["sizes"]] == [2000, 8000]
+    assert [entry["size"] for entry in report["sizes"]] == [20000, 80000]
     assert report["speedup"] > 1
     low, high = report["speedup_ci"]
     assert low <= report["speedup"] <= high
     assert report["hardware"] == "cpu"
     assert all(entry["staging_s"] is None and entry["reference_staging_s"] is None for entry in report["sizes"])
-    assert all(entry["transfer_overhead_s"] > 0 and 0 < entry["time_s"] <= entry["raw_time_s"] for entry in report["sizes"])
+    for entry in report["sizes"]:
+        assert entry["transfer_overhead_s"] > 0 and 0 < entry["time_s"] <= entry["raw_time_s"], entry
     assert "GPU" not in report["message"]
     assert report["first_call_s"] > 0
     # Only that it is fitted and the loop's time grows with its size: how close
@@ -229,8 +234,8 @@ def assert_recomputable_from_calls(entry, repeats):
     calls = entry["calls"]
     assert len(calls["reference_s"]) == len(calls["submission_s"]) == len(calls["echo_s"]) == entry["pairs"] == repeats
     recomputed = stats.speedup(calls["reference_s"], calls["submission_s"], calls["echo_s"])
-    assert recomputed == pytest.approx(entry["speedup"], rel=1e-4)
-    assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(entry["speedup_ci"], rel=1e-4)
+    assert recomputed == pytest.approx(entry["speedup"], rel=1e-9)
+    assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(entry["speedup_ci"], rel=1e-9)
     # And how long each call waited for its CPU while another process had it, where the kernel says.
     for role in ("reference", "submission"):
         waited = calls[f"{role}_waited_s"]
@@ -544,7 +549,7 @@ def test_an_answer_the_kernel_will_not_seal_at_once_is_sealed_on_a_later_try(tmp
     run = run_job(tmp_path, VECTOR_SOLUTION, reference, repeats=6)
     assert run.verdict == "accepted", run
     last = run.report["sizes"][-1]
-    assert len(last["calls"]["reference_s"]) == last["pairs"] >= supervisor.MIN_PAIRS
+    assert_recomputable_from_calls(last, repeats=last["pairs"])
     # The second pair's reference call held the retries; the median ignores it.
     assert last["calls"]["reference_s"][1] >= 0.1, last["calls"]
     assert last["raw_reference_time_s"] < 0.05, last

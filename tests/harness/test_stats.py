@@ -38,7 +38,8 @@ def ratios_with(reference, submission, echoes):
 
     def ratios(picks):
         level = stats.overhead_level(echoes[picks])[..., np.newaxis]  # one per resample
-        net = [np.maximum(np.maximum(side[picks] - level, 0.05 * side[picks]), jitter) for side in (reference, submission)]
+        net = [np.minimum(np.maximum(np.maximum(side[picks] - level, 0.05 * side[picks]), jitter), side[picks])
+               for side in (reference, submission)]
         return net[0] / net[1]
 
     return ratios
@@ -94,6 +95,8 @@ def test_net_time_floors():
     assert stats.net_median([0.101] * 5, overhead) == pytest.approx(0.05 * 0.101)  # a fraction of the raw time
     jittery = [0.08, 0.09, 0.10, 0.11, 0.12]  # level 0.10, jitter 0.01
     assert stats.net_median([0.1005] * 5, jittery) == pytest.approx(0.01)
+    # Never above the raw time, however jittery the echoes: the call took no longer than that.
+    assert stats.net_median([0.005] * 5, jittery) == pytest.approx(0.005)
     assert stats.net_median([0.3, 0.2, 0.1]) == 0.2  # no overhead: the plain median
 
 
