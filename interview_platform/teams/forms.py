@@ -1,5 +1,8 @@
+from datetime import timedelta
+
 from django import forms
 from django.core.validators import validate_email
+from django.utils import timezone
 
 from questions.models import Question
 from questions.text import unix_newlines
@@ -26,6 +29,11 @@ class MemberInviteForm(forms.Form):
 
 
 class AssessmentForm(forms.ModelForm):
+    #: What a new assessment's form starts from: open from now, for two weeks, an hour a
+    #: candidate. A newcomer had to fill both dates in before the form would save.
+    NEW_TIME_LIMIT_MINUTES = 60
+    NEW_WINDOW = timedelta(days=14)
+
     class Meta:
         model = Assessment
         fields = ("title", "instructions", "time_limit_minutes", "opens_at", "closes_at", *Assessment.CANDIDATE_VIEW)
@@ -44,6 +52,11 @@ class AssessmentForm(forms.ModelForm):
         self.fields["time_limit_minutes"].min_value = 1
         self.fields["time_limit_minutes"].max_value = 24 * 60
         self.fields["time_limit_minutes"].widget.attrs.update(min=1, max=24 * 60)
+        if self.instance.pk is None and not self.is_bound:
+            opens_at = timezone.now().replace(second=0, microsecond=0)
+            self.initial.setdefault("time_limit_minutes", self.NEW_TIME_LIMIT_MINUTES)
+            self.initial.setdefault("opens_at", opens_at)
+            self.initial.setdefault("closes_at", opens_at + self.NEW_WINDOW)
         if self.instance.is_published:
             # Every candidate gets the same time: it is frozen once candidates can be invited.
             self.fields["time_limit_minutes"].disabled = True

@@ -27,6 +27,17 @@ def invite_by_page(client, hiring_manager, assessment, emails, mailoutbox, djang
     return {message.to[0]: LINK.search(message.body).group(1) for message in mailoutbox}
 
 
+def test_a_list_with_a_bad_address_sends_nothing_and_keeps_what_was_typed(client, hiring_manager, assessment, mailoutbox):
+    client.force_login(hiring_manager)
+    typed = "ada@example.com\nnot-an-email\nbob@example.com"
+    response = client.post(reverse("teams:invite_candidates", args=[assessment.organisation.slug, assessment.pk]), {"emails": typed})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Not valid e-mail addresses: not-an-email" in page and "Nothing was sent" in page
+    assert ">\nada@example.com\nnot-an-email\nbob@example.com</textarea>" in page
+    assert not assessment.invitations.exists() and not mailoutbox
+
+
 def test_candidate_without_an_account_completes_the_assessment(
     client, hiring_manager, assessment, items, mailoutbox, django_capture_on_commit_callbacks, clock
 ):

@@ -102,6 +102,23 @@ def test_owner_builds_and_publishes_an_assessment(client, hiring_manager, organi
     assert assessment.items.count() == 2
 
 
+def test_a_new_assessment_form_starts_open_from_now_for_two_weeks(client, hiring_manager, organisation, clock):
+    client.force_login(hiring_manager)
+    page = client.get(reverse("teams:assessment_create", args=[organisation.slug])).content.decode()
+    opens_at = clock.now.replace(second=0, microsecond=0)
+    assert f'value="{opens_at:%Y-%m-%dT%H:%M}"' in page
+    assert f'value="{opens_at + timedelta(days=14):%Y-%m-%dT%H:%M}"' in page
+    assert 'name="time_limit_minutes" value="60"' in page
+    # Saved as offered, it opens at once.
+    client.post(
+        reverse("teams:assessment_create", args=[organisation.slug]),
+        {"title": "Screen", "time_limit_minutes": 60, "opens_at": f"{opens_at:%Y-%m-%dT%H:%M}",
+         "closes_at": f"{opens_at + timedelta(days=14):%Y-%m-%dT%H:%M}"},
+    )
+    assessment = Assessment.objects.get()
+    assert assessment.opens_at == opens_at and assessment.closes_at - assessment.opens_at == timedelta(days=14)
+
+
 def test_assessment_window_must_make_sense(client, hiring_manager, organisation):
     client.force_login(hiring_manager)
     response = client.post(

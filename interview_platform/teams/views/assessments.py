@@ -46,7 +46,11 @@ def edit_assessment(request, org, pk):
 
 @login_required
 def assessment(request, org, pk):
-    assessment = _assessment(request, org, pk)
+    return _assessment_page(request, _assessment(request, org, pk))
+
+
+def _assessment_page(request, assessment, invite_form=None):
+    """The assessment's page; `invite_form`, a refused invitation form, keeps what was typed."""
     membership = Membership.objects.get(user=request.user, organisation=assessment.organisation)
     invitations = assessment.invitations.select_related("session").order_by("email")
     for invitation in invitations:
@@ -60,7 +64,7 @@ def assessment(request, org, pk):
         "items": assessment.items.select_related("question", "exercise_version"),
         "invitations": invitations,
         "add_form": AddQuestionForm(),
-        "invite_form": CandidateInviteForm(),
+        "invite_form": invite_form or CandidateInviteForm(),
         "extra_time_form": ExtraTimeForm(),
         "now": timezone.now(),
         "fresh_links": _take_fresh_links(request, assessment) if membership.role == Role.OWNER else [],
@@ -177,8 +181,9 @@ def invite_candidates(request, org, pk):
     assessment = _assessment(request, org, pk, OWNER)
     form = CandidateInviteForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors["emails"]))
-        return redirect(assessment)
+        # Shown again with the list as typed (a redirect lost it) and the error beside it.
+        messages.error(request, " ".join(form.errors["emails"]) + " Nothing was sent: correct the list below.")
+        return _assessment_page(request, assessment, invite_form=form)
     links, refused, made = [], [], []
     start_url = _start_url(request, made)
     for email in form.cleaned_data["emails"]:
