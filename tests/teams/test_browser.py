@@ -4,6 +4,9 @@ import re
 
 import pytest
 
+from grader import services as grader_services
+from grader.states import Verdict
+from interview_platform.teams import services
 from interview_platform.teams.models import Answer, CandidateSession, FinishReason
 from tests import chromium
 
@@ -52,3 +55,21 @@ def test_candidate_takes_the_assessment_in_a_browser(page, invite):
     numeric = Answer.objects.get(session=session, item__position=1)
     assert numeric.numeric_correct is True
     assert page.errors == []
+
+
+def test_the_candidate_report_fits_a_phone(page, client, reviewer, organisation, session, items, live_server):
+    """The report's facts list once took questions.css's two-column grid (the same
+    class name, loaded for the prompt) and ran 1,210 px wide on a 390 px phone."""
+    coding = items[2]
+    message = "Correct on all 3 sizes and 7 edge cases. " * 4 + "The grading machine was busy."
+    report = {"verdict": Verdict.ACCEPTED, "speedup": 8.0, "speedup_ci": [7.2, 8.8], "message": message,
+              "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
+    grader_services.finish(services.submit_code(session, coding, "def transform(x):\n    return x\n"), report)
+    services.finish_session(session, FinishReason.SUBMITTED)
+    client.force_login(reviewer)
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"/teams/org/{organisation.slug}/candidates/{session.pk}/")
+    assert page.locator(".grader-message").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not page.errors, page.errors

@@ -5,6 +5,7 @@ import io
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from grader import services as grader_services
 from grader.states import Verdict
@@ -25,9 +26,12 @@ DIFFERENT = (
 )
 
 
-def grade(submission, verdict=Verdict.ACCEPTED, speedup=None, memory=None):
+BUSY = "The grading machine was busy: another process held the reference's CPU during part of its timed calls."
+
+
+def grade(submission, verdict=Verdict.ACCEPTED, speedup=None, memory=None, message=None):
     report = {"verdict": verdict, "speedup": speedup, "speedup_ci": [speedup * 0.9, speedup * 1.1] if speedup else None,
-              "message": verdict, "peak_memory_bytes": memory, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
+              "message": message or verdict, "peak_memory_bytes": memory, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
     return grader_services.finish(submission, report)
 
 
@@ -40,7 +44,7 @@ def answered(session, items, reviewer, clock):
     clock.advance(minutes=5)
     grade(services.submit_code(session, coding, SLOW), Verdict.WRONG_ANSWER)
     clock.advance(minutes=5)
-    grade(services.submit_code(session, coding, FAST), speedup=8.0, memory=2**20)
+    grade(services.submit_code(session, coding, FAST), speedup=8.0, memory=2**20, message=BUSY)
     clock.advance(minutes=5)
     grade(services.submit_code(session, coding, FAST + "\n# tidy\n"), speedup=6.0, memory=2**20)
     services.review_answer(answer, [0, 1, 2], reviewer)
@@ -92,6 +96,8 @@ def test_candidate_report_page(client, reviewer, answered, organisation):
     assert "8.00×" in page
     assert "95% CI 7.20–8.80×" in page
     assert "1.0 MiB vs reference 4.0 MiB (0.250×)" in page
+    # The team reads the figure with what the grader said of it, a busy machine included.
+    assert f"<p class=\"grader-message\"><strong>The grader's message:</strong> {escape(BUSY)}</p>" in page
     assert '<span class="diff-add">+    return np.square(values)</span>' in page
     assert "25 min" in page
 
