@@ -1,8 +1,10 @@
 """The authoring pages' forms: a new coding question's page, and an edit of its exercise."""
+import re
 from pathlib import Path
 
 import yaml
 from django import forms
+from django.utils.text import slugify
 
 from questions import loader
 from questions.models import Kind, Question, Visibility
@@ -17,15 +19,34 @@ class NewExerciseForm(forms.ModelForm):
     class Meta:
         model = Question
         fields = ["title", "slug", "topic", "difficulty", "prompt"]
-        help_texts = {
-            "slug": "Its address, e.g. vectorise-a-loop: lowercase words joined by hyphens.",
-            "prompt": "Markdown: what the candidate is asked to write.",
-        }
+        help_texts = {"prompt": "Markdown: what the candidate is asked to write."}
+
+    #: What the bank's folder names and addresses look like: lowercase words joined by hyphens.
+    SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         topics = sorted(set(Question.objects.values_list("topic", flat=True)))
         self.fields["topic"] = forms.ChoiceField(choices=[(topic, topic) for topic in topics], label="Topic")
+        # Checked by clean_slug, which can say what would do instead of "Enter a valid slug".
+        self.fields["slug"] = forms.CharField(
+            label="Slug", max_length=120, required=False,
+            help_text="Its address, e.g. vectorise-a-loop: lowercase words joined by hyphens. Left empty, it is made from the title.",
+        )
+
+    def clean_slug(self):
+        slug = self.cleaned_data["slug"].strip()
+        if not slug:
+            slug = slugify(self.cleaned_data.get("title", ""))
+            if not slug:
+                raise forms.ValidationError("Give the exercise a slug: its title has no letters or digits to make one from.")
+        if not self.SLUG.match(slug):
+            suggestion = slugify(slug.replace("_", "-"))
+            raise forms.ValidationError(
+                "A slug is lowercase words joined by hyphens"
+                + (f", for example “{suggestion}”." if suggestion else ".")
+            )
+        return slug
 
     def save(self, commit=True):
         question = super().save(commit=False)

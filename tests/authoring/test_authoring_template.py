@@ -58,3 +58,25 @@ def test_new_exercise_button_makes_a_private_coding_question(client, author, new
     question = Question.objects.get(slug="vectorise-a-loop")
     assert question.kind == Kind.CODING and not question.is_public
     assert client.get(question.get_absolute_url()).status_code == 404  # on no public page yet
+
+
+@pytest.mark.parametrize(
+    ("typed", "saved", "error"),
+    [
+        ("", "sum-of-squares-without-a-loop", None),  # made from the title
+        ("Sum Squares", None, "A slug is lowercase words joined by hyphens, for example “sum-squares”."),
+        ("sum_squares", None, "for example “sum-squares”"),
+        ("sum-squares", "sum-squares", None),
+    ],
+)
+def test_a_slug_is_made_from_the_title_or_corrected_with_a_suggestion(client, author, new_question, typed, saved, error):
+    client.force_login(author)
+    response = client.post(reverse("authoring:new_exercise"), {
+        "title": "Sum of squares, without a loop!", "slug": typed, "topic": new_question.topic,
+        "difficulty": "easy", "prompt": "Make it fast.",
+    })
+    if error:
+        assert response.status_code == 200 and error in response.content.decode()
+        assert not Question.objects.exclude(pk=new_question.pk).exists()
+    else:
+        assert response.status_code == 302 and Question.objects.filter(slug=saved).exists()
