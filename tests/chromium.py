@@ -19,6 +19,9 @@ from django.db import connections
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = Path("/usr/bin/chromium")
+#: Every wait on a page, unless a step says otherwise: Playwright's own 5 s for an
+#: `expect` was short for an autosave's "Saved" with a whole suite running beside it.
+STEP_TIMEOUT_MS = 20_000
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -36,6 +39,7 @@ def launched():
         pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright (pip install playwright)")
     with sync_api.sync_playwright() as playwright:
+        sync_api.expect.set_options(timeout=STEP_TIMEOUT_MS)
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield browser

@@ -27,8 +27,6 @@ from tests.faults.conftest import Worker, service_env
 
 LAPTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
-#: Every wait on the page, unless a step says otherwise.
-STEP_TIMEOUT_MS = 20_000
 #: A full grading: sandbox start, reference and submission timed at three sizes, on a busy machine.
 GRADING_TIMEOUT_MS = 120_000
 PASSWORD = "a-long-e2e-passphrase-42"
@@ -57,9 +55,6 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture(scope="package")
 def browser():
     with chromium.launched() as browser:
-        from playwright.sync_api import expect
-
-        expect.set_options(timeout=STEP_TIMEOUT_MS)
         yield browser
 
 
@@ -136,7 +131,7 @@ def open_page(browser, live_server, request):
     def make(viewport=LAPTOP):
         # Reduced motion: charts draw at once, so screenshots and assertions see the final state.
         context = browser.new_context(viewport=viewport, base_url=live_server.url, locale="en-GB", reduced_motion="reduce")
-        context.set_default_timeout(STEP_TIMEOUT_MS)
+        context.set_default_timeout(chromium.STEP_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))

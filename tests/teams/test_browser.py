@@ -19,7 +19,7 @@ def page(live_server, transactional_db, settings):
     settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
     with chromium.launched() as browser:
         context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(chromium.STEP_TIMEOUT_MS)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
