@@ -6,11 +6,13 @@ the total:
 - concept: the share of rubric points a reviewer ticked (pending until reviewed;
   an empty answer scores 0 without review);
 - coding: an accepted submission scores speed_score(its speedup, the item's target
-  speedup), the best accepted one counts (pending while one is grading); 0 with none.
-  Only full gradings are submissions here: the candidate's quick checks are listed
-  apart (ItemResult.checks) and never scored.
-The coding figures shown (speedup and its CI, peak memory) come from the best
-accepted submission (highest speedup), else the last one.
+  speedup), the best accepted program counts (pending while one is grading); 0 with
+  none. A program submitted more than once counts by the median of its gradings
+  (grader.same_code.one_per_program), so resubmitting the same code cannot fish for
+  a lucky figure. Only full gradings are submissions here: the candidate's quick
+  checks are listed apart (ItemResult.checks) and never scored.
+The coding figures shown (speedup and its CI, peak memory) come from that
+submission, else the last one.
 """
 import csv
 import difflib
@@ -18,6 +20,7 @@ import math
 from dataclasses import dataclass, field
 
 from grader.models import Purpose
+from grader.same_code import gradings_of, one_per_program
 from grader.states import Verdict
 from questions.models import Kind
 
@@ -49,11 +52,27 @@ class ItemResult:
         return self.item.question.kind
 
     @property
-    def best_submission(self):
+    def counted_submissions(self):
+        """The accepted submissions that count: one per program, its median grading."""
         accepted = [s for s in self.submissions if s.verdict == Verdict.ACCEPTED]
-        if accepted:
-            return max(accepted, key=lambda s: (s.speedup or 0.0, s.created_at))
+        return one_per_program(accepted, figure=lambda s: (s.speedup or 0.0, s.created_at))
+
+    @property
+    def best_submission(self):
+        counted = self.counted_submissions
+        if counted:
+            return max(counted, key=lambda s: (s.speedup or 0.0, s.created_at))
         return self.submissions[-1] if self.submissions else None
+
+    @property
+    def best_program_gradings(self):
+        """Every accepted grading of the best submission's program, when there are
+        several (the figure shown is their median); else an empty list."""
+        best = self.best_submission
+        if best is None or best.verdict != Verdict.ACCEPTED:
+            return []
+        same = gradings_of(best, [s for s in self.submissions if s.verdict == Verdict.ACCEPTED])
+        return same if len(same) > 1 else []
 
     @property
     def last_submission(self):
@@ -105,9 +124,9 @@ def speed_score(speedup, target):
 
 def _score(result):
     if result.kind == Kind.CODING:
-        accepted = [s for s in result.submissions if s.verdict == Verdict.ACCEPTED]
-        if accepted:
-            return max(speed_score(s.speedup, result.item.target_speedup) for s in accepted)
+        counted = result.counted_submissions
+        if counted:
+            return max(speed_score(s.speedup, result.item.target_speedup) for s in counted)
         if any(not s.is_final for s in result.submissions):
             return None
         return 0.0

@@ -1,75 +1,15 @@
-"""Similarity between candidates' code, robust to cosmetic changes.
-
-Normalisation: parse, drop docstrings, print back with ast.unparse (which drops
-comments and fixes layout), then rename every identifier that is not a keyword,
-builtin or attribute to a placeholder numbered by first appearance. Two programs
-that differ only by variable names, comments, docstrings or formatting normalise
-to the same token sequence. Code that does not parse is tokenised as written.
+"""Similarity between candidates' code, robust to cosmetic changes: both
+programs are compared as grader.same_code.normalised_tokens (names, comments,
+docstrings and layout do not count). Code that does not parse is tokenised as
+written.
 """
-import ast
-import builtins
 import difflib
-import io
-import keyword
-import tokenize
 from dataclasses import dataclass
 from itertools import combinations
 
+from grader.same_code import normalised_tokens
+
 FLAG_THRESHOLD = 0.9
-BUILTIN_NAMES = frozenset(dir(builtins))
-SKIPPED_TOKENS = frozenset(
-    {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER}
-)
-
-
-class _DocstringStripper(ast.NodeTransformer):
-    def _strip(self, node):
-        self.generic_visit(node)
-        body = node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
-            node.body = body[1:] or [ast.Pass()]
-        return node
-
-    visit_Module = visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _strip
-
-
-def _canonical_source(code):
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return code
-    return ast.unparse(_DocstringStripper().visit(tree))
-
-
-def _raw_tokens(source):
-    try:
-        yield from tokenize.generate_tokens(io.StringIO(source).readline)
-    except (tokenize.TokenError, SyntaxError):
-        # Code that does not tokenise to the end: compare what was read before the error.
-        return
-
-
-def normalised_tokens(code):
-    """The token sequence used for comparison."""
-    placeholders = {}
-    tokens = []
-    previous = None
-    for token in _raw_tokens(_canonical_source(code)):
-        if token.type in SKIPPED_TOKENS:
-            continue
-        text = token.string
-        is_identifier = (
-            token.type == tokenize.NAME
-            and not keyword.iskeyword(text)
-            and not keyword.issoftkeyword(text)
-            and text not in BUILTIN_NAMES
-            and previous != "."
-        )
-        if is_identifier:
-            text = placeholders.setdefault(text, f"id{len(placeholders)}")
-        tokens.append(text)
-        previous = token.string
-    return tokens
 
 
 def similarity(code_a, code_b):

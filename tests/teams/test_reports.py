@@ -20,6 +20,8 @@ FAST_RENAMED = (
     "import numpy as xp\n\n\ndef transform(data):\n    \"\"\"Square everything.\"\"\"\n"
     "    return xp.square(data)  # one pass\n"
 )
+# Another program (a different expression), not the same code tidied: see the median test below.
+POWER = FAST.replace("np.square(values)", "values ** 2")
 DIFFERENT = (
     "from numba import njit\n\n@njit(cache=True)\ndef transform(values):\n    n = values.shape[0]\n"
     "    result = values.copy()\n    for i in range(n):\n        result[i] = values[i] * values[i]\n    return result\n"
@@ -46,7 +48,7 @@ def answered(session, items, reviewer, clock):
     clock.advance(minutes=5)
     grade(services.submit_code(session, coding, FAST), speedup=8.0, memory=2**20, message=BUSY)
     clock.advance(minutes=5)
-    grade(services.submit_code(session, coding, FAST + "\n# tidy\n"), speedup=6.0, memory=2**20)
+    grade(services.submit_code(session, coding, POWER), speedup=6.0, memory=2**20)
     services.review_answer(answer, [0, 1, 2], reviewer)
     clock.advance(minutes=10)
     services.finish_session(session, "submitted")
@@ -67,6 +69,28 @@ def test_candidate_report_scores(answered):
     assert report.time_used.total_seconds() == 25 * 60
 
 
+def test_the_same_program_graded_again_counts_by_its_median(client, reviewer, organisation, session, items, clock):
+    """Graded three times, one program read 12x, 8x and 9x: the median (9x) counts,
+    whatever was renamed, reworded or reformatted between them, so submitting the same
+    code again cannot fish for a lucky figure. Another program counts on its own."""
+    coding = items[2]
+    for code, speedup in ((FAST, 12.0), (FAST_RENAMED, 8.0), (FAST + "\n\n", 9.0)):
+        clock.advance(minutes=1)
+        grade(services.submit_code(session, coding, code), speedup=speedup, memory=2**20)
+    result = reports.candidate_report(session).results[2]
+    assert result.best_submission.speedup == 9.0
+    assert [s.speedup for s in result.best_program_gradings] == [12.0, 8.0, 9.0]
+    assert result.score == reports.speed_score(9.0, result.item.target_speedup)
+    client.force_login(reviewer)
+    page = client.get(reverse("teams:candidate_report", args=[organisation.slug, session.pk])).content.decode()
+    assert "This code was graded 3 times (12.0×, 8.00×, 9.00×): the median counts" in page
+
+    clock.advance(minutes=1)
+    grade(services.submit_code(session, coding, POWER), speedup=10.0, memory=2**20)
+    result = reports.candidate_report(session).results[2]
+    assert result.best_submission.speedup == 10.0 and result.best_program_gradings == []
+
+
 def test_unreviewed_concept_answer_is_pending(session, items):
     services.save_answer(session, items[0], text="Something")
     report = reports.candidate_report(session)
@@ -80,11 +104,11 @@ def test_unreviewed_concept_answer_is_pending(session, items):
 def test_timeline_diffs_each_submission_from_the_previous(answered):
     coding = reports.candidate_report(answered).results[2]
     timeline = coding.timeline()
-    assert [entry.submission.code for entry in timeline] == [SLOW, FAST, FAST + "\n# tidy\n"]
+    assert [entry.submission.code for entry in timeline] == [SLOW, FAST, POWER]
     assert timeline[0].diff_lines == []
     added = [line for css, line in timeline[1].diff_lines if css == "diff-add"]
     assert "+    return np.square(values)" in added
-    assert ("diff-add", "+# tidy") in timeline[2].diff_lines
+    assert ("diff-add", "+    return values ** 2") in timeline[2].diff_lines
 
 
 def test_candidate_report_page(client, reviewer, answered, organisation):
@@ -144,7 +168,9 @@ def test_review_rejects_points_outside_the_rubric(session, items, reviewer):
 def test_comparison_table_and_similarity_flags(client, hiring_manager, answered, invite, make_user, items, clock, organisation):
     copier = make_user("copier")
     original = make_user("original")
-    for user, code in ((copier, FAST_RENAMED), (original, DIFFERENT)):
+    # The candidate's last code is POWER; the copier's is the same with other names and comments.
+    copied = FAST_RENAMED.replace("xp.square(data)", "data ** 2")
+    for user, code in ((copier, copied), (original, DIFFERENT)):
         invitation, _ = invite(user.email)
         other = services.start_session(invitation, user)
         grade(services.submit_code(other, items[2], code), speedup=5.0, memory=2**20)

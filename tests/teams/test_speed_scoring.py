@@ -22,8 +22,8 @@ def test_speed_score_curve():
     assert speed_score(math.sqrt(10), 10) == pytest.approx(0.75)
 
 
-def accept(session, item, speedup):
-    submission = services.submit_code(session, item, "def transform(v):\n    return v\n")
+def accept(session, item, speedup, code="def transform(v):\n    return v\n"):
+    submission = services.submit_code(session, item, code)
     grader_services.finish(submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"})
 
 
@@ -34,7 +34,7 @@ def test_the_owner_sets_a_target_and_the_best_answer_counts(client, hiring_manag
     accept(session, coding, 1.84)
     coding_result = next(r for r in reports.candidate_report(session).results if r.item == coding)
     assert coding_result.score == pytest.approx(speed_score(1.84, 10.0)) and coding_result.score < 0.7
-    accept(session, coding, 40.9)
+    accept(session, coding, 40.9, code="def transform(v):\n    return v * 1\n")  # another program
     coding_result = next(r for r in reports.candidate_report(session).results if r.item == coding)
     assert coding_result.score == 1.0
 

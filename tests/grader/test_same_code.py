@@ -1,0 +1,57 @@
+"""Gradings of the same program, told apart from gradings of another: what a
+resubmission of the same code counts as (grader.same_code)."""
+from dataclasses import dataclass
+
+from grader.same_code import fingerprint, gradings_of, one_per_program
+
+LOOP = '''
+def transform(x):
+    out = []
+    for v in x:
+        out.append(v * v)
+    return out
+'''
+LOOP_RENAMED = '''
+def transform(values):
+    """Squares, one at a time."""
+    result = []   # grows
+    for item in values:
+        result.append(item * item)
+    return result
+'''
+VECTORISED = "import numpy as np\n\ndef transform(x):\n    return np.square(x)\n"
+
+
+@dataclass
+class Grading:
+    code: str
+    speedup: float
+
+
+def test_names_comments_docstrings_and_layout_do_not_make_another_program():
+    assert fingerprint(LOOP) == fingerprint(LOOP_RENAMED) == fingerprint(LOOP + "\n\n# done\n")
+    assert fingerprint(LOOP) != fingerprint(VECTORISED)
+    # What the code does is another program: another expression, another literal, another attribute.
+    assert fingerprint(VECTORISED) != fingerprint(VECTORISED.replace("np.square(x)", "x ** 2"))
+    assert fingerprint(LOOP) != fingerprint(LOOP.replace("v * v", "v * v * 1"))
+    assert fingerprint(VECTORISED) != fingerprint(VECTORISED.replace("square", "sqrt"))
+    # Code that does not parse still has one.
+    broken = "def broken(:\n    return 1\n"
+    assert fingerprint(broken) == fingerprint(broken.replace("broken", "other")) != fingerprint(broken.replace("1", "2"))
+
+
+def test_one_grading_per_program_its_lower_median():
+    gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2),
+                Grading(VECTORISED, 8.0), Grading(VECTORISED + "\n", 9.0), Grading(VECTORISED, 30.0)]
+    kept = one_per_program(gradings, figure=lambda grading: grading.speedup)
+    # LOOP read 1.0 and 1.2: the lower of the two middles, an actual grading. VECTORISED read
+    # 12, 8, 9 and 30: 9 (the lower median), not 30 (the best) nor 10.5 (an average).
+    assert kept == [gradings[0], gradings[4]]
+    assert one_per_program([], figure=lambda grading: grading.speedup) == []
+    assert one_per_program(gradings[1:2], figure=lambda grading: grading.speedup) == [gradings[1]]
+
+
+def test_the_gradings_of_a_program():
+    gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2)]
+    assert gradings_of(gradings[2], gradings) == [gradings[0], gradings[2]]
+    assert gradings_of(Grading(VECTORISED + "# x\n", 0), gradings) == [gradings[1]]
