@@ -83,7 +83,7 @@ def test_the_same_program_graded_again_counts_by_its_median(client, reviewer, or
     assert result.score == reports.speed_score(9.0, result.item.target_speedup)
     client.force_login(reviewer)
     page = client.get(reverse("teams:candidate_report", args=[organisation.slug, session.pk])).content.decode()
-    assert "This code was graded 3 times (12.0×, 8.00×, 9.00×): the median counts" in page
+    assert "This code was graded 3 times (12.0×, 8.00×, 9.00×): the middle grading counts" in page
 
     clock.advance(minutes=1)
     grade(services.submit_code(session, coding, POWER), speedup=10.0, memory=2**20)
