@@ -13,15 +13,23 @@ it cannot tell them apart rather than report a gain that may be noise.
 Only like is compared with like: the same exercise version (same sizes and
 reference), the same hardware, the same harness version (its timing rules),
 practice gradings (a quick check has no figures; an assessment's stay with it).
+
+When the two answers are the same program (same_code: names, comments and
+layout aside) there is no change to judge: whatever the intervals say, the gap
+between the two figures is the machine's, and the page says so. Two gradings of
+one program can land with intervals apart on a busy machine, and "the
+difference is your change" would then be false.
 """
 from dataclasses import dataclass
 
+from . import same_code
 from .models import Purpose, Submission
 from .states import Verdict
 
 FASTER = "faster"
 SLOWER = "slower"
 UNCLEAR = "unclear"
+SAME_CODE = "same_code"
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,8 @@ class Comparison:
     previous: Submission
     #: This speedup over the previous one: above 1, this answer is the faster.
     ratio: float
-    #: FASTER or SLOWER when the two 95% intervals do not overlap, else UNCLEAR.
+    #: SAME_CODE for the same program; else FASTER or SLOWER when the two 95%
+    #: intervals do not overlap, else UNCLEAR.
     outcome: str
 
     @property
@@ -58,6 +67,12 @@ def against_previous(submission):
     return Comparison(previous, submission.speedup / previous.speedup, _outcome(submission, previous))
 
 
+def _outcome(submission, previous):
+    if same_code.fingerprint(submission.code) == same_code.fingerprint(previous.code):
+        return SAME_CODE
+    return _intervals_outcome(submission, previous)
+
+
 def _comparable(submission):
     return (
         submission.verdict == Verdict.ACCEPTED
@@ -67,7 +82,7 @@ def _comparable(submission):
     )
 
 
-def _outcome(submission, previous):
+def _intervals_outcome(submission, previous):
     if submission.speedup_ci_low > previous.speedup_ci_high:
         return FASTER
     if submission.speedup_ci_high < previous.speedup_ci_low:

@@ -66,6 +66,9 @@ def _against_previous_lines(against):
     if not against:
         return []
     ratio, previous = against["ratio"], f"#{against['previous']}"
+    if against["outcome"] == "same_code":
+        return [f"Against your previous answer ({previous}): the same code, read {_times(ratio)} apart: "
+                "the machine's noise, not a change of yours."]
     if against["outcome"] == "faster":
         return [f"Against your previous answer ({previous}): {_times(ratio)} faster; the 95% intervals do not overlap."]
     if against["outcome"] == "slower":

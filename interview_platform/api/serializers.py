@@ -193,8 +193,9 @@ class AgainstPreviousSerializer(serializers.Serializer):
     previous = serializers.IntegerField(help_text="The learner's previous accepted practice answer graded alike (its id).")
     ratio = serializers.FloatField(help_text="This speedup over the previous one: above 1, this answer is the faster.")
     outcome = serializers.ChoiceField(
-        choices=[comparison.FASTER, comparison.SLOWER, comparison.UNCLEAR],
-        help_text="faster or slower when the two 95% intervals do not overlap; unclear when they do.",
+        choices=[comparison.FASTER, comparison.SLOWER, comparison.UNCLEAR, comparison.SAME_CODE],
+        help_text="same_code when both answers are one program (names, comments and layout aside: the gap is noise); "
+        "else faster or slower when the two 95% intervals do not overlap, unclear when they do.",
     )
 
 

@@ -100,4 +100,8 @@ def test_a_submission_says_how_it_compares_with_the_previous_answer(client, read
     faster.speedup, faster.speedup_ci_low, faster.speedup_ci_high = 83.0, 80.0, 86.0
     faster.save()
     body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
+    # The same code graded again: the gap is the machine's, whatever the intervals say.
+    assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "same_code"}
+    Submission.objects.filter(pk=faster.pk).update(code=faster.code + "\nSCALE = 2\n")  # now another program
+    body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
     assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "faster"}

@@ -22,12 +22,13 @@ def grade(candidate, exercise_version):
     made = []
 
     def make(speedup, low, high, user=None, exercise=None, purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED,
-             hardware="cpu", harness_version="1.9"):
+             hardware="cpu", harness_version="1.9", code=None):
         report = {"verdict": verdict, "message": "", "speedup": speedup, "speedup_ci": [low, high], "sizes": [],
                   "peak_memory_bytes": None, "reference_peak_memory_bytes": None, "failure": None, "hint": "", "mode": "full",
                   "hardware": hardware, "harness_version": harness_version}
         submission = Submission.objects.create(
-            user=user or candidate, exercise=exercise or exercise_version, code="x = 1\n", status=Status.DONE,
+            user=user or candidate, exercise=exercise or exercise_version, status=Status.DONE,
+            code=code or f"x = {len(made)}\n",  # another program each time, unless told
             purpose=purpose, verdict=verdict, report=report, speedup=speedup, speedup_ci_low=low, speedup_ci_high=high,
             hardware=hardware,
         )
@@ -119,3 +120,17 @@ def test_the_exercise_page_lists_each_previous_speedup_with_its_interval(candida
     assert '<th scope="col" class="num">Speedup (95% CI)</th>' in table
     assert '<td class="num">40.0× <span class="muted">(38.0–42.0×)</span></td>' in table
     assert '<td class="num">–</td>' in table  # the quick check: no figure, no interval
+
+
+def test_the_same_code_graded_again_is_called_the_same_code_whatever_the_intervals(candidate_client, grade):
+    """Graded twice on a busy machine, one program read 26.5x and 41.3x; with intervals
+    apart, "the difference is your change" would have been false."""
+    grade(26.5, 24.9, 30.0, code="import numpy as np\n\ndef transform(x):\n    return np.square(2.0 * x + 1.0)\n")
+    latest = grade(41.3, 38.0, 44.0, code="import numpy as np\n\n\ndef transform(values):  # tidied\n"
+                                         "    return np.square(2.0 * values + 1.0)\n")
+    found = comparison.against_previous(latest)
+    assert found.outcome == comparison.SAME_CODE and found.ratio == pytest.approx(41.3 / 26.5)
+    text = " ".join(candidate_client.get(reverse("grader:detail", args=[latest.pk])).content.decode().split())
+    assert "<strong>The same code</strong> as your previous accepted answer" in text
+    assert "the gap between the two figures is the machine's noise, not a change of yours" in text
+    assert "the difference is your change" not in text

@@ -75,4 +75,6 @@ def test_the_comparison_with_the_previous_answer_follows_the_speedup():
         "Against your previous answer (#5): 1.25x slower; the 95% intervals do not overlap."]
     assert line({"previous": 5, "ratio": 1.04, "outcome": "unclear"}) == [
         "Against your previous answer (#5): no difference this grading can tell (1.04x, but the 95% intervals overlap)."]
+    assert line({"previous": 5, "ratio": 1.56, "outcome": "same_code"}) == [
+        "Against your previous answer (#5): the same code, read 1.56x apart: the machine's noise, not a change of yours."]
     assert line(None) == []
