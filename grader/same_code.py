@@ -42,11 +42,14 @@ class _DocstringStripper(ast.NodeTransformer):
 
 
 def _canonical_source(code):
+    """The code printed back without docstrings, comments or its own layout; the
+    code as written when it does not parse, or nests deeper than the parser or
+    the printer can recurse (`x = 1+1+...+1`, a thousand terms, is a tree a
+    thousand deep: it once made a team's report page fail)."""
     try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
+        return ast.unparse(_DocstringStripper().visit(ast.parse(code)))
+    except (SyntaxError, ValueError, RecursionError):
         return code
-    return ast.unparse(_DocstringStripper().visit(tree))
 
 
 def _raw_tokens(source):

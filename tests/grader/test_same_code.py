@@ -55,3 +55,10 @@ def test_the_gradings_of_a_program():
     gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2)]
     assert gradings_of(gradings[2], gradings) == [gradings[0], gradings[2]]
     assert gradings_of(Grading(VECTORISED + "# x\n", 0), gradings) == [gradings[1]]
+
+
+def test_code_nested_deeper_than_python_recurses_still_has_a_fingerprint():
+    """A sum of a thousand terms is a tree a thousand deep: parsing or printing it back
+    raised RecursionError, and the team's report page and the submission page failed."""
+    deep = "x = " + "+".join(["1"] * 5000) + "\n"
+    assert fingerprint(deep) == fingerprint(deep) != fingerprint(deep.replace("1+1", "1+2", 1))

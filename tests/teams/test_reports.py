@@ -91,6 +91,18 @@ def test_the_same_program_graded_again_counts_by_its_median(client, reviewer, or
     assert result.best_submission.speedup == 10.0 and result.best_program_gradings == []
 
 
+def test_code_nested_too_deep_to_parse_does_not_break_the_reports(client, reviewer, organisation, session, items):
+    """`x = 1+1+...+1` with thousands of terms made ast.unparse recurse past Python's
+    limit: the similarity flags and the candidate report failed with it."""
+    deep = "def transform(values):\n    return values * (" + "+".join(["1"] * 5000) + ")\n"
+    grade(services.submit_code(session, items[2], deep), speedup=2.0, memory=2**20)
+    grade(services.submit_code(session, items[2], deep), speedup=3.0, memory=2**20)
+    client.force_login(reviewer)
+    assert client.get(reverse("teams:candidate_report", args=[organisation.slug, session.pk])).status_code == 200
+    assert client.get(reverse("teams:report", args=[organisation.slug, session.assessment.pk])).status_code == 200
+    assert reports.candidate_report(session).results[2].best_submission.speedup == 2.0
+
+
 def test_unreviewed_concept_answer_is_pending(session, items):
     services.save_answer(session, items[0], text="Something")
     report = reports.candidate_report(session)
