@@ -49,6 +49,8 @@ MATRIX = {
     "candidate_report": ("get", lambda w: [w["org"], w["session"]], TEAM),
     "review_answer": ("post", lambda w: [w["org"], w["session"], w["answer"]], TEAM),
     "submission_timings": ("get", lambda w: [w["org"], w["session"], w["submission"]], TEAM),
+    # The sitting is still open, so an allowed member is refused with a message, never a grading.
+    "grade_again": ("post", lambda w: [w["org"], w["session"], w["submission"]], TEAM),
     "extra_time": ("post", lambda w: [w["org"], w["invitation"]], OWNER_ONLY),
     "candidate_link": ("post", lambda w: [w["org"], w["invitation"]], OWNER_ONLY),
     "take": ("get", lambda w: [w["session"]], CANDIDATE),

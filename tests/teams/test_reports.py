@@ -252,3 +252,45 @@ def test_flags_ignore_untouched_starter_code():
 def test_code_that_does_not_parse_is_still_compared():
     broken = "def transform(values:\n    return values * 2\n"
     assert similarity(broken, broken.replace("values", "x")) == 1.0
+
+
+def test_the_team_grades_an_accepted_answer_again_once_the_sitting_is_over(
+    client, reviewer, organisation, session, items, clock, django_capture_on_commit_callbacks
+):
+    """The grader's message may say the machine was busy and that grading again gives
+    steadier figures: the team can, and the new grading of the same code counts with
+    the earlier ones by the middle one."""
+    coding = items[2]
+    slow = services.submit_code(session, coding, SLOW)
+    grade(slow, Verdict.WRONG_ANSWER)
+    first = services.submit_code(session, coding, FAST)
+    grade(first, speedup=12.0, memory=2**20, message=BUSY)
+    first.refresh_from_db()
+    slow.refresh_from_db()
+    report_url = reverse("teams:candidate_report", args=[organisation.slug, session.pk])
+    again_url = reverse("teams:grade_again", args=[organisation.slug, session.pk, first.pk])
+    client.force_login(reviewer)
+    assert "Grade this code again" not in client.get(report_url).content.decode()  # the sitting is open
+    with pytest.raises(services.TeamsError, match="once the sitting is over"):
+        services.grade_again(session, first)
+
+    services.finish_session(session, "submitted")
+    assert "Grade this code again" in client.get(report_url).content.decode()
+    clock.advance(minutes=1)
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(again_url, follow=True)
+    again = session.session_submissions.order_by("submission__created_at").last().submission
+    assert again.pk != first.pk and again.code == first.code and again.purpose == first.purpose
+    assert "queued for another grading of the same code" in response.content.decode()
+    # One at a time: the first is still queued.
+    with pytest.raises(services.TeamsError, match="still running"):
+        services.grade_again(session, first)
+
+    grade(again, speedup=8.0, memory=2**20)
+    page = client.get(report_url).content.decode()
+    assert "graded again by the team" in page
+    assert "This code was graded 2 times (12.0×, 8.00×)" in page
+    assert reports.candidate_report(session).results[2].best_submission.speedup == 8.0
+    # Only an accepted answer of this sitting has figures to grade again.
+    with pytest.raises(services.TeamsError, match="Only an accepted answer"):
+        services.grade_again(session, slow)

@@ -22,6 +22,7 @@ from .sittings import (
     finalise_expired_sessions,
     finalise_if_expired,
     finish_session,
+    grade_again,
     grant_extra_time,
     review_answer,
     save_answer,

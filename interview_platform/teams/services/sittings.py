@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from grader.models import Purpose
 from grader.services import check_submission_rate, create_submission
+from grader.states import Status, Verdict
 from questions.models import Kind
 from questions.numeric import check_numeric
 
@@ -132,6 +133,29 @@ def submit_code(session, item, code, quick_check=False):
     submission = create_submission(session.candidate, item.exercise_version, code, purpose=purpose)
     SessionSubmission.objects.create(session=session, item=item, submission=submission)
     return submission
+
+
+def grade_again(session, submission):
+    """Another grading of a candidate's accepted answer, asked for by the team once
+    the sitting is over: the grader's message may say the machine was busy and that
+    grading again gives steadier figures. It is the same code, so the report counts
+    it with the earlier gradings by their middle one (reports.ItemResult): grading
+    again steadies the figure, it cannot lift it by luck."""
+    finalise_if_expired(session)
+    if not session.is_finished:
+        raise TeamsError("Grade again once the sitting is over: until then only the candidate submits.")
+    link = (
+        SessionSubmission.objects.select_related("item__exercise_version")
+        .filter(session=session, submission=submission, submission__purpose=Purpose.ASSESSMENT)
+        .first()
+    )
+    if link is None or submission.verdict != Verdict.ACCEPTED:
+        raise TeamsError("Only an accepted answer of this sitting has figures to grade again.")
+    if SessionSubmission.objects.filter(session=session, item=link.item, submission__status__in=Status.ACTIVE).exists():
+        raise TeamsError("A grading of this answer is still running: the report updates when it is done.")
+    again = create_submission(session.candidate, link.item.exercise_version, submission.code, purpose=Purpose.ASSESSMENT)
+    SessionSubmission.objects.create(session=session, item=link.item, submission=again)
+    return again
 
 
 def review_answer(answer, checked, reviewer):

@@ -18,7 +18,7 @@ from .assessments import (
 )
 from .candidate import candidate_start, done, finish, save_answer, submission_status, submit_code, take, take_question
 from .organisations import create_organisation, index, invite_member, join, organisation, remove_member
-from .reports import candidate_report, report, report_csv, review_answer, submission_timings
+from .reports import candidate_report, grade_again, report, report_csv, review_answer, submission_timings
 
 __all__ = [
     "NO_GPU_WORKER_WARNING",
@@ -26,6 +26,7 @@ __all__ = [
     "assessment",
     "candidate_link",
     "candidate_report",
+    "grade_again",
     "candidate_start",
     "create_assessment",
     "create_organisation",

@@ -89,6 +89,25 @@ def submission_timings(request, org, session_pk, submission_pk):
 
 @login_required
 @require_POST
+def grade_again(request, org, session_pk, submission_pk):
+    """The team asks for another grading of a candidate's accepted answer (services.grade_again)."""
+    session = _team_session(request, org, session_pk)
+    link = get_object_or_404(SessionSubmission.objects.select_related("submission", "item"), session=session, submission_id=submission_pk)
+    try:
+        services.grade_again(session, link.submission)
+    except (services.TeamsError, ValidationError) as error:
+        messages.error(request, error.message if isinstance(error, services.TeamsError) else " ".join(error.messages))
+    else:
+        messages.success(
+            request,
+            f"Question {link.item.number}'s answer is queued for another grading of the same code; the report counts "
+            "its gradings by their middle one and updates when it is done.",
+        )
+    return redirect(reverse("teams:candidate_report", args=[org, session_pk]) + f"#item-{link.item.number}")
+
+
+@login_required
+@require_POST
 def review_answer(request, org, session_pk, answer_pk):
     answer = scoped_object_or_404(
         request.user,
