@@ -18,6 +18,7 @@ import csv
 import difflib
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from grader.models import Purpose
 from grader.same_code import gradings_of, one_per_program
@@ -37,6 +38,9 @@ class TimelineEntry:
 
 @dataclass
 class ItemResult:
+    """One question of a sitting. Its submissions are fixed when it is made, so the
+    figures read off them (which parse every accepted answer's code) are kept."""
+
     item: object
     answer: Answer | None = None
     submissions: list = field(default_factory=list)  # full gradings only: what is scored
@@ -51,20 +55,20 @@ class ItemResult:
     def kind(self):
         return self.item.question.kind
 
-    @property
+    @cached_property
     def counted_submissions(self):
         """The accepted submissions that count: one per program, its median grading."""
         accepted = [s for s in self.submissions if s.verdict == Verdict.ACCEPTED]
         return one_per_program(accepted, figure=lambda s: (s.speedup or 0.0, s.created_at))
 
-    @property
+    @cached_property
     def best_submission(self):
         counted = self.counted_submissions
         if counted:
             return max(counted, key=lambda s: (s.speedup or 0.0, s.created_at))
         return self.submissions[-1] if self.submissions else None
 
-    @property
+    @cached_property
     def best_program_gradings(self):
         """Every accepted grading of the best submission's program, when there are
         several (the figure shown is their median); else an empty list."""
