@@ -37,7 +37,7 @@ class NewExerciseForm(forms.ModelForm):
     def clean_slug(self):
         slug = self.cleaned_data["slug"].strip()
         if not slug:
-            slug = slugify(self.cleaned_data.get("title", ""))
+            slug = slugify(self.cleaned_data.get("title", ""))[:120].strip("-")
             if not slug:
                 raise forms.ValidationError("Give the exercise a slug: its title has no letters or digits to make one from.")
         if not self.SLUG.match(slug):

@@ -80,3 +80,13 @@ def test_a_slug_is_made_from_the_title_or_corrected_with_a_suggestion(client, au
         assert not Question.objects.exclude(pk=new_question.pk).exists()
     else:
         assert response.status_code == 302 and Question.objects.filter(slug=saved).exists()
+
+
+def test_a_slug_made_from_a_long_title_fits_its_field(client, author, new_question):
+    client.force_login(author)
+    title = "word " * 39  # 194 characters: its slug would be too
+    client.post(reverse("authoring:new_exercise"), {
+        "title": title, "slug": "", "topic": new_question.topic, "difficulty": "easy", "prompt": "Make it fast.",
+    })
+    slug = Question.objects.exclude(pk=new_question.pk).get().slug
+    assert len(slug) <= 120 and slug.startswith("word-word") and not slug.endswith("-")
