@@ -4,6 +4,7 @@ import csv
 import io
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -291,6 +292,10 @@ def test_the_team_grades_an_accepted_answer_again_once_the_sitting_is_over(
     assert "graded again by the team" in page
     assert "This code was graded 2 times (12.0×, 8.00×)" in page
     assert reports.candidate_report(session).results[2].best_submission.speedup == 8.0
+    # The queue cap counts the candidate's account: the team is told so, in its own words.
+    with override_settings(SUBMISSION_MAX_QUEUED_PER_USER=0):
+        with pytest.raises(services.TeamsError, match="The candidate's account has gradings waiting"):
+            services.grade_again(session, first)
     # Only an accepted answer of this sitting has figures to grade again.
     with pytest.raises(services.TeamsError, match="Only an accepted answer"):
         services.grade_again(session, slow)

@@ -153,7 +153,13 @@ def grade_again(session, submission):
         raise TeamsError("Only an accepted answer of this sitting has figures to grade again.")
     if SessionSubmission.objects.filter(session=session, item=link.item, submission__status__in=Status.ACTIVE).exists():
         raise TeamsError("A grading of this answer is still running: the report updates when it is done.")
-    again = create_submission(session.candidate, link.item.exercise_version, submission.code, purpose=Purpose.ASSESSMENT)
+    try:
+        again = create_submission(session.candidate, link.item.exercise_version, submission.code, purpose=Purpose.ASSESSMENT)
+    except ValidationError as error:
+        if error.code != "too_many_queued":
+            raise
+        # The queue cap counts the candidate's account, which has work of its own waiting.
+        raise TeamsError("The candidate's account has gradings waiting already: grade again once they are done.") from None
     SessionSubmission.objects.create(session=session, item=link.item, submission=again)
     return again
 
