@@ -10,8 +10,8 @@ to the same token sequence. Code that does not parse is tokenised as written.
 Why it matters to the figures: a grading is one noisy measurement. Graded ten
 times, the same answer reads a spread of figures (10-25% on the project's
 2-core hosts, docs/benchmarks.md), so keeping the highest of them rewards
-submitting the same code again until a lucky figure comes up. one_per_program
-keeps one grading per program, its median, and the best program is chosen
+submitting the same code again until a lucky figure comes up. by_program and
+middle_grading keep one grading per program, its median, and the best program is chosen
 among those. A change that does something (a different expression, a reordered
 loop) is a new program, as it should be; so is a change that does nothing but
 alter the tokens (`x * 2.0` for `2.0 * x`): this raises the bar against fishing,
@@ -88,17 +88,16 @@ def fingerprint(code):
     return hashlib.sha256("\n".join(normalised_tokens(code)).encode()).hexdigest()[:32]
 
 
-def one_per_program(gradings, figure):
-    """One grading per program among `gradings` (objects with `code`): the one
-    whose `figure(grading)` is the lower median of that program's gradings (an
-    actual grading, never an average of two). Order of the result: as first seen."""
+def by_program(gradings):
+    """`gradings` (objects with `code`) grouped by program, groups and their
+    members in the order first seen."""
     programs = {}
     for grading in gradings:
         programs.setdefault(fingerprint(grading.code), []).append(grading)
-    return [sorted(group, key=figure)[(len(group) - 1) // 2] for group in programs.values()]
+    return list(programs.values())
 
 
-def gradings_of(program, gradings):
-    """The gradings among `gradings` of the same program as `program`'s."""
-    key = fingerprint(program.code)
-    return [grading for grading in gradings if fingerprint(grading.code) == key]
+def middle_grading(group, figure):
+    """The grading whose `figure(grading)` is the lower median of `group` (an
+    actual grading, never an average of two)."""
+    return sorted(group, key=figure)[(len(group) - 1) // 2]

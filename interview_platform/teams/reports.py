@@ -8,7 +8,7 @@ the total:
 - coding: an accepted submission scores speed_score(its speedup, the item's target
   speedup), the best accepted program counts (pending while one is grading); 0 with
   none. A program submitted more than once counts by the median of its gradings
-  (grader.same_code.one_per_program), so resubmitting the same code cannot fish for
+  (grader.same_code.middle_grading), so resubmitting the same code cannot fish for
   a lucky figure. Only full gradings are submissions here: the candidate's quick
   checks are listed apart (ItemResult.checks) and never scored.
 The coding figures shown (speedup and its CI, peak memory) come from that
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from grader.models import Purpose
-from grader.same_code import gradings_of, one_per_program
+from grader.same_code import by_program, middle_grading
 from grader.states import Verdict
 from questions.models import Kind
 
@@ -56,16 +56,20 @@ class ItemResult:
         return self.item.question.kind
 
     @cached_property
+    def accepted_programs(self):
+        """The accepted submissions, grouped by program (grader.same_code)."""
+        return by_program([s for s in self.submissions if s.verdict == Verdict.ACCEPTED])
+
+    @cached_property
     def counted_submissions(self):
         """The accepted submissions that count: one per program, its median grading."""
-        accepted = [s for s in self.submissions if s.verdict == Verdict.ACCEPTED]
-        return one_per_program(accepted, figure=lambda s: (s.speedup or 0.0, s.created_at))
+        return [middle_grading(group, _speed_order) for group in self.accepted_programs]
 
     @cached_property
     def best_submission(self):
         counted = self.counted_submissions
         if counted:
-            return max(counted, key=lambda s: (s.speedup or 0.0, s.created_at))
+            return max(counted, key=_speed_order)
         return self.submissions[-1] if self.submissions else None
 
     @cached_property
@@ -73,9 +77,7 @@ class ItemResult:
         """Every accepted grading of the best submission's program, when there are
         several (the figure shown is their median); else an empty list."""
         best = self.best_submission
-        if best is None or best.verdict != Verdict.ACCEPTED:
-            return []
-        same = gradings_of(best, [s for s in self.submissions if s.verdict == Verdict.ACCEPTED])
+        same = next((group for group in self.accepted_programs if best in group), [])
         return same if len(same) > 1 else []
 
     @property
@@ -113,6 +115,11 @@ class ItemResult:
             entries.append(TimelineEntry(submission, code_diff(previous.code, submission.code) if previous else []))
             previous = submission
         return entries
+
+
+def _speed_order(submission):
+    """Faster first when sorted in reverse: the speedup, then the later submission."""
+    return (submission.speedup or 0.0, submission.created_at)
 
 
 def speed_score(speedup, target):

@@ -2,7 +2,7 @@
 resubmission of the same code counts as (grader.same_code)."""
 from dataclasses import dataclass
 
-from grader.same_code import fingerprint, gradings_of, one_per_program
+from grader.same_code import by_program, fingerprint, middle_grading
 
 LOOP = '''
 def transform(x):
@@ -40,21 +40,24 @@ def test_names_comments_docstrings_and_layout_do_not_make_another_program():
     assert fingerprint(broken) == fingerprint(broken.replace("broken", "other")) != fingerprint(broken.replace("1", "2"))
 
 
+def one_per_program(gradings):
+    return [middle_grading(group, lambda grading: grading.speedup) for group in by_program(gradings)]
+
+
 def test_one_grading_per_program_its_lower_median():
     gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2),
                 Grading(VECTORISED, 8.0), Grading(VECTORISED + "\n", 9.0), Grading(VECTORISED, 30.0)]
-    kept = one_per_program(gradings, figure=lambda grading: grading.speedup)
     # LOOP read 1.0 and 1.2: the lower of the two middles, an actual grading. VECTORISED read
     # 12, 8, 9 and 30: 9 (the lower median), not 30 (the best) nor 10.5 (an average).
-    assert kept == [gradings[0], gradings[4]]
-    assert one_per_program([], figure=lambda grading: grading.speedup) == []
-    assert one_per_program(gradings[1:2], figure=lambda grading: grading.speedup) == [gradings[1]]
+    assert one_per_program(gradings) == [gradings[0], gradings[4]]
+    assert one_per_program([]) == []
+    assert one_per_program(gradings[1:2]) == [gradings[1]]
 
 
-def test_the_gradings_of_a_program():
-    gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2)]
-    assert gradings_of(gradings[2], gradings) == [gradings[0], gradings[2]]
-    assert gradings_of(Grading(VECTORISED + "# x\n", 0), gradings) == [gradings[1]]
+def test_gradings_grouped_by_program():
+    gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2), Grading(VECTORISED + "# x\n", 0)]
+    assert by_program(gradings) == [[gradings[0], gradings[2]], [gradings[1], gradings[3]]]
+    assert by_program([]) == []
 
 
 def test_code_nested_deeper_than_python_recurses_still_has_a_fingerprint():

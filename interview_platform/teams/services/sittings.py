@@ -156,10 +156,10 @@ def grade_again(session, submission):
     try:
         again = create_submission(session.candidate, link.item.exercise_version, submission.code, purpose=Purpose.ASSESSMENT)
     except ValidationError as error:
-        if error.code != "too_many_queued":
-            raise
-        # The queue cap counts the candidate's account, which has work of its own waiting.
-        raise TeamsError("The candidate's account has gradings waiting already: grade again once they are done.") from None
+        if error.code == "too_many_queued":
+            # The queue cap counts the candidate's account, which has work of its own waiting.
+            raise TeamsError("The candidate's account has gradings waiting already: grade again once they are done.") from None
+        raise TeamsError(" ".join(error.messages)) from None
     SessionSubmission.objects.create(session=session, item=link.item, submission=again)
     return again
 

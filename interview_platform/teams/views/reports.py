@@ -95,8 +95,8 @@ def grade_again(request, org, session_pk, submission_pk):
     link = get_object_or_404(SessionSubmission.objects.select_related("submission", "item"), session=session, submission_id=submission_pk)
     try:
         services.grade_again(session, link.submission)
-    except (services.TeamsError, ValidationError) as error:
-        messages.error(request, error.message if isinstance(error, services.TeamsError) else " ".join(error.messages))
+    except services.TeamsError as error:
+        messages.error(request, error.message)
     else:
         messages.success(
             request,
