@@ -157,8 +157,11 @@ def seed(args):
     gpu_choice = rng.choice(GPU_MODELS, n, p=[0.5, 0.3, 0.2])
     hardware = np.where(version_is_gpu[version_index], gpu_choice, "cpu")
     ages = rng.integers(0, 365 * 24 * 3600, n)
+    # Most people submit a few different programs to an exercise and some grade one again:
+    # each submission is one of four programs of its author's (the board counts each program's middle grading).
+    programs = rng.integers(0, 4, n)
     submission_columns = [
-        "user_id", "exercise_id", "code", "purpose", "status", "verdict", "message", "speedup",
+        "user_id", "exercise_id", "code", "program", "purpose", "status", "verdict", "message", "speedup",
         "peak_memory_bytes", "hardware", "attempts", "platform_error", "created_at", "started_at", "finished_at",
     ]
 
@@ -168,7 +171,7 @@ def seed(args):
             speedup = None if np.isnan(speedups[i]) else float(speedups[i])
             peak = None if np.isnan(memory[i]) else int(memory[i])
             yield (
-                int(users[i]), int(version_ids[version_index[i]]), SAMPLE_CODE, str(purposes[i]), "done",
+                int(users[i]), int(version_ids[version_index[i]]), SAMPLE_CODE, f"{programs[i]:032x}", str(purposes[i]), "done",
                 str(verdicts[i]), "", speedup, peak, str(hardware[i]), 1, "", created, created,
                 created + timedelta(seconds=20),
             )

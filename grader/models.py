@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from .same_code import fingerprint
 from .states import Status, Verdict
 
 
@@ -37,6 +38,10 @@ class Submission(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
     exercise = models.ForeignKey("questions.ExerciseVersion", on_delete=models.PROTECT, related_name="submissions")
     code = models.TextField()
+    program = models.CharField(
+        max_length=32, blank=True, editable=False,
+        help_text="The code's fingerprint (grader.same_code): gradings of the same program share it.",
+    )
     purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.PRACTICE)
     status = models.CharField(max_length=10, choices=Status.CHOICES, default=Status.QUEUED, db_index=True)
     verdict = models.CharField(max_length=20, choices=Verdict.CHOICES, blank=True)
@@ -65,6 +70,12 @@ class Submission(models.Model):
 
     def __str__(self):
         return f"Submission {self.pk} ({self.exercise}, {self.status})"
+
+    def save(self, *args, **kwargs):
+        # Set once, from the code the row was made with: the code never changes after.
+        if not self.program:
+            self.program = fingerprint(self.code)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse("grader:detail", args=[self.pk])

@@ -109,14 +109,22 @@ def format_board(board):
     if board["hardware"] not in board["hardware_available"]:
         raise CliError(f"No results on {board['hardware']!r}; boards exist for: {', '.join(board['hardware_available']) or 'none'}.")
     rows = [
-        [row["rank"], row["name"] + (" (you)" if row["is_you"] else ""), _times(row["speedup"]), _mib(row["peak_memory_bytes"]), f"v{row['exercise_version']}"]
+        [row["rank"], row["name"] + (" (you)" if row["is_you"] else ""), _counted_speedup(row), _mib(row["peak_memory_bytes"]), f"v{row['exercise_version']}"]
         for row in board["results"]
     ]
     text = [f"{board['exercise']} on {board['hardware']} (page {board['page']} of {board['pages']}, {board['count']} people)"]
     text.append(format_table(["rank", "name", "speedup", "memory", "version"], rows))
     you = board.get("you")
-    text.append(f"Your place: #{you['rank']} at {_times(you['speedup'])}." if you else "You are not on this board yet.")
+    text.append(f"Your place: #{you['rank']} at {_counted_speedup(you)}." if you else "You are not on this board yet.")
+    if any(row["gradings"] > 1 for row in board["results"]):
+        text.append("The same code graded more than once counts by its middle grading.")
     return "\n".join(text)
+
+
+def _counted_speedup(row):
+    """A board row's speedup, saying when it is the middle of several gradings of one program."""
+    gradings = row["gradings"]
+    return _times(row["speedup"]) + (f" (middle of {gradings})" if gradings > 1 else "")
 
 
 def exercise_readme(exercise):

@@ -253,7 +253,10 @@ class ScoreRowSerializer(serializers.Serializer):
 class EntryRowSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     name = serializers.CharField()
-    speedup = serializers.FloatField()
+    speedup = serializers.FloatField(
+        help_text="The counted grading's speedup: the person's best program, by its middle grading when graded more than once."
+    )
+    gradings = serializers.IntegerField(help_text="How many gradings the counted program has (their lower median counts).")
     peak_memory_bytes = serializers.IntegerField(allow_null=True)
     exercise_version = serializers.IntegerField()
     achieved_at = serializers.DateTimeField()

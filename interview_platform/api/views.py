@@ -262,6 +262,7 @@ def _entry_row(entry, rank, user):
         "rank": rank,
         "name": boards.public_name(entry.user),
         "speedup": entry.speedup,
+        "gradings": entry.gradings,
         "peak_memory_bytes": entry.peak_memory_bytes,
         "exercise_version": entry.submission.exercise.number,
         "achieved_at": entry.achieved_at,

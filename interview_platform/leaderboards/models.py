@@ -13,9 +13,10 @@ def hardware_label(hardware):
 
 
 class LeaderboardEntry(models.Model):
-    """A person's best accepted practice submission for one exercise on one kind of hardware.
-
-    Best means: highest speedup, then lower peak memory, then earlier submission.
+    """A person's result for one exercise on one kind of hardware: their best program's
+    middle grading (services.counted_grading). A program graded several times counts by
+    the lower median of its gradings, so grading the same code again cannot fish for a
+    lucky figure; best means highest speedup, then lower peak memory, then earlier.
     The exercise is the question, not the version: a new version keeps its board."""
 
     # No single-column indexes: the unique constraint leads with user, the board index with question.
@@ -29,7 +30,10 @@ class LeaderboardEntry(models.Model):
     submission = models.ForeignKey("grader.Submission", on_delete=models.CASCADE, related_name="+")
     speedup = models.FloatField()
     peak_memory_bytes = models.BigIntegerField(null=True, blank=True)
-    achieved_at = models.DateTimeField(help_text="When the best submission was made (the last tie-breaker).")
+    achieved_at = models.DateTimeField(help_text="When the counted submission was made (the last tie-breaker).")
+    gradings = models.PositiveIntegerField(
+        default=1, help_text="How many gradings of the counted program there are; the entry holds their middle one."
+    )
 
     class Meta:
         constraints = [

@@ -2,20 +2,25 @@
 and the queries every page runs.
 
 Only accepted PRACTICE submissions with a measured speedup count. Assessments, quick
-checks and author validation runs never reach a leaderboard.
+checks and author validation runs never reach a leaderboard. A program graded several
+times counts by its middle grading (counted_grading), so grading the same code again
+steadies a figure and cannot lift it by luck.
 """
 import math
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
+from operator import itemgetter
 
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import transaction
-from django.db.models import Count, F, Prefetch, Q, Value, Window
-from django.db.models.functions import Floor, Ln, RowNumber
+from django.db.models import Count, F, Prefetch, Q, Value
+from django.db.models.functions import Floor, Ln
 from django.utils.text import slugify
 
 from grader.models import Purpose, Submission
+from grader.same_code import middle_grading
 from grader.states import Status, Verdict
 from questions.bank_version import bank_version
 from questions.models import DIFFICULTY_POINTS, Kind, Question
@@ -47,9 +52,40 @@ def is_rankable(submission):
     )
 
 
+def rankable_submissions():
+    """The Submission rows is_rankable accepts, as a query."""
+    return Submission.objects.filter(
+        purpose=Purpose.PRACTICE, status=Status.DONE, verdict=Verdict.ACCEPTED, speedup__gt=0
+    ).exclude(hardware="")
+
+
+#: What counted_grading reads of each grading (plus the board's keys, for the rebuild).
+GRADING_FIELDS = ("id", "program", "speedup", "peak_memory_bytes", "created_at")
+BOARD_KEYS = ("user_id", "exercise__question_id", "hardware")
+
+
 def ranking_key(speedup, peak_memory_bytes, when):
     """Smaller is better: faster, then leaner (unknown memory counts as worst), then earlier."""
     return (-speedup, math.inf if peak_memory_bytes is None else peak_memory_bytes, when)
+
+
+def _speed_then_id(grading):
+    return (grading["speedup"], grading["id"])
+
+
+def counted_grading(gradings):
+    """The grading that stands for one person on one board, and how many gradings its
+    program has: each program's middle grading by speedup (grader.same_code's lower
+    median, an actual grading), then the best of those by ranking_key. `gradings` are
+    dicts with GRADING_FIELDS."""
+    programs = {}
+    for grading in gradings:
+        programs.setdefault(grading["program"], []).append(grading)
+    middles = [(middle_grading(group, _speed_then_id), len(group)) for group in programs.values()]
+    return min(
+        middles,
+        key=lambda middle: (*ranking_key(middle[0]["speedup"], middle[0]["peak_memory_bytes"], middle[0]["created_at"]), middle[0]["id"]),
+    )
 
 
 def speed_doublings(speedup):
@@ -67,18 +103,21 @@ def points_for(difficulty, speedup):
 # ---- Keeping the tables current -------------------------------------------------------
 
 
-def _entry_fields(submission):
+def _entry_fields(grading, gradings):
     return {
-        "submission": submission,
-        "speedup": submission.speedup,
-        "peak_memory_bytes": submission.peak_memory_bytes,
-        "achieved_at": submission.created_at,
+        "submission_id": grading["id"],
+        "speedup": grading["speedup"],
+        "peak_memory_bytes": grading["peak_memory_bytes"],
+        "achieved_at": grading["created_at"],
+        "gradings": gradings,
     }
 
 
 def record_submission(submission):
     """Fold one graded submission into the tables; returns the person's entry or None.
 
+    The person's entry is worked out again from all their gradings on the board, since a
+    new grading of the counted program can move its middle grading either way.
     Safe under concurrent workers: the person's UserScore row is locked first, so two
     results for the same person are applied one after the other, and the unique
     constraint on (user, question, hardware) turns a racing insert into an update."""
@@ -89,18 +128,17 @@ def record_submission(submission):
         UserScore.objects.select_for_update().get_or_create(
             user_id=submission.user_id, defaults={"reached_at": submission.created_at}
         )
+        gradings = rankable_submissions().filter(
+            user_id=submission.user_id, exercise__question=question, hardware=submission.hardware
+        )
+        fields = _entry_fields(*counted_grading(gradings.values(*GRADING_FIELDS)))
         entry, created = LeaderboardEntry.objects.select_for_update().get_or_create(
-            user_id=submission.user_id,
-            question=question,
-            hardware=submission.hardware,
-            defaults=_entry_fields(submission),
+            user_id=submission.user_id, question=question, hardware=submission.hardware, defaults=fields
         )
         if not created:
-            current = ranking_key(entry.speedup, entry.peak_memory_bytes, entry.achieved_at)
-            offered = ranking_key(submission.speedup, submission.peak_memory_bytes, submission.created_at)
-            if offered >= current:
+            if all(getattr(entry, name) == value for name, value in fields.items()):
                 return entry
-            for name, value in _entry_fields(submission).items():
+            for name, value in fields.items():
                 setattr(entry, name, value)
             entry.save()
         refresh_scores(submission.user_id, topics=[question.topic])
@@ -159,28 +197,13 @@ def refresh_scores(user_id, topics):
             TopicScore.objects.update_or_create(user_id=user_id, topic=topic, defaults=totals.as_defaults())
 
 
-def best_submissions():
-    """Each person's best rankable submission per exercise and hardware, straight from Submission."""
-    return (
-        Submission.objects.filter(
-            purpose=Purpose.PRACTICE, status=Status.DONE, verdict=Verdict.ACCEPTED, speedup__gt=0
-        )
-        .exclude(hardware="")
-        .annotate(
-            position=Window(
-                RowNumber(),
-                partition_by=[F("user_id"), F("exercise__question_id"), F("hardware")],
-                order_by=[
-                    F("speedup").desc(),
-                    F("peak_memory_bytes").asc(nulls_last=True),
-                    F("created_at").asc(),
-                    F("id").asc(),
-                ],
-            )
-        )
-        .filter(position=1)
-        .values("id", "user_id", "exercise__question_id", "hardware", "speedup", "peak_memory_bytes", "created_at")
-    )
+def counted_gradings():
+    """Every board's entries from the Submission rows: (user_id, question_id, hardware,
+    counted grading, gradings of its program), one board's rows at a time, in one pass
+    over the rankable rows in board order."""
+    rows = rankable_submissions().order_by(*BOARD_KEYS).values(*BOARD_KEYS, *GRADING_FIELDS)
+    for board, gradings in groupby(rows.iterator(chunk_size=REBUILD_BATCH), key=itemgetter(*BOARD_KEYS)):
+        yield (*board, *counted_grading(gradings))
 
 
 def _in_batches(rows, size=REBUILD_BATCH):
@@ -201,16 +224,8 @@ def rebuild():
     UserScore.objects.all().delete()
     LeaderboardEntry.objects.all().delete()
     entries = (
-        LeaderboardEntry(
-            submission_id=row["id"],
-            user_id=row["user_id"],
-            question_id=row["exercise__question_id"],
-            hardware=row["hardware"],
-            speedup=row["speedup"],
-            peak_memory_bytes=row["peak_memory_bytes"],
-            achieved_at=row["created_at"],
-        )
-        for row in best_submissions().iterator(chunk_size=REBUILD_BATCH)
+        LeaderboardEntry(user_id=user_id, question_id=question_id, hardware=hardware, **_entry_fields(grading, gradings))
+        for user_id, question_id, hardware, grading, gradings in counted_gradings()
     )
     entry_count = 0
     for batch in _in_batches(entries):
@@ -220,8 +235,8 @@ def rebuild():
     people = 0
     by_user = _entry_summaries(LeaderboardEntry.objects.order_by("user_id")).iterator(chunk_size=REBUILD_BATCH)
     user_scores, topic_scores = [], []
-    for user_id, entries_of_user in _grouped(by_user, "user_id"):
-        overall, by_topic = summarise(entries_of_user)
+    for user_id, entries_of_user in groupby(by_user, key=itemgetter("user_id")):
+        overall, by_topic = summarise(list(entries_of_user))
         user_scores.append(UserScore(user_id=user_id, **overall.as_defaults()))
         topic_scores.extend(
             TopicScore(user_id=user_id, topic=topic, **totals.as_defaults()) for topic, totals in by_topic.items()
@@ -231,18 +246,6 @@ def rebuild():
             _flush_scores(user_scores, topic_scores)
     _flush_scores(user_scores, topic_scores)
     return entry_count, people
-
-
-def _grouped(rows, key):
-    current, group = None, []
-    for row in rows:
-        if group and row[key] != current:
-            yield current, group
-            group = []
-        current = row[key]
-        group.append(row)
-    if group:
-        yield current, group
 
 
 def _flush_scores(user_scores, topic_scores):
@@ -391,10 +394,32 @@ def distribution(question_id, hardware, highlight=None):
     return bins
 
 
+def counted_for(submission):
+    """What the board counts for the submission's author, said from the submission's side:
+    {"speedup", "gradings", "is_this", "same_code"}; None before their entry exists."""
+    entry = (
+        LeaderboardEntry.objects.filter(
+            user_id=submission.user_id, question_id=submission.exercise.question_id, hardware=submission.hardware
+        )
+        .select_related("submission")
+        .only("speedup", "gradings", "submission__program")
+        .first()
+    )
+    if entry is None:
+        return None
+    return {
+        "speedup": entry.speedup,
+        "gradings": entry.gradings,
+        "is_this": entry.submission_id == submission.pk,
+        "same_code": entry.submission.program == submission.program,
+    }
+
+
 def standing(submission):
     """How a graded practice submission compares with everyone else's best on the same
-    exercise and hardware: {"faster_than_pct", "compared_with", "hardware", "distribution"}.
-    None when the submission is not on a leaderboard (not accepted, not practice...)."""
+    exercise and hardware: {"faster_than_pct", "compared_with", "hardware", "distribution",
+    "counted"} (counted_for). None when the submission is not on a leaderboard (not
+    accepted, not practice...)."""
     if not is_rankable(submission):
         return None
     question_id = submission.exercise.question_id
@@ -411,4 +436,5 @@ def standing(submission):
         "compared_with": tally["total"],
         "hardware": submission.hardware,
         "distribution": distribution(question_id, submission.hardware, highlight=submission.speedup),
+        "counted": counted_for(submission),
     }

@@ -1,7 +1,11 @@
 """Gradings of the same program, told apart from gradings of another: what a
 resubmission of the same code counts as (grader.same_code)."""
+import importlib
 from dataclasses import dataclass
 
+from django.apps import apps as django_apps
+
+from grader.models import Submission
 from grader.same_code import by_program, fingerprint, middle_grading
 
 LOOP = '''
@@ -65,3 +69,20 @@ def test_code_nested_deeper_than_python_recurses_still_has_a_fingerprint():
     raised RecursionError, and the team's report page and the submission page failed."""
     deep = "x = " + "+".join(["1"] * 5000) + "\n"
     assert fingerprint(deep) == fingerprint(deep) != fingerprint(deep.replace("1+1", "1+2", 1))
+
+
+def test_a_submission_keeps_its_programs_fingerprint(make_user, exercise_version):
+    submission = Submission.objects.create(user=make_user("alice"), exercise=exercise_version, code=LOOP)
+    assert submission.program == fingerprint(LOOP) == Submission.objects.get().program
+
+
+def test_the_migration_fingerprints_rows_made_before_it(make_user, exercise_version, monkeypatch):
+    migration = importlib.import_module("grader.migrations.0004_submission_program")
+    monkeypatch.setattr(migration, "BATCH", 2)
+    user = make_user("alice")
+    made = [Submission.objects.create(user=user, exercise=exercise_version, code=code) for code in (LOOP, VECTORISED, LOOP_RENAMED)]
+    Submission.objects.update(program="")
+
+    migration.fingerprint_existing(django_apps, None)
+
+    assert {row.pk: row.program for row in Submission.objects.all()} == {row.pk: fingerprint(row.code) for row in made}

@@ -78,3 +78,19 @@ def test_the_comparison_with_the_previous_answer_follows_the_speedup():
     assert line({"previous": 5, "ratio": 1.56, "outcome": "same_code"}) == [
         "Against your previous answer (#5): the same code, read 1.56x apart: the machine's noise, not a change of yours."]
     assert line(None) == []
+
+
+def test_a_board_says_when_a_figure_is_the_middle_of_several_gradings():
+    def row(rank, name, speedup, gradings, is_you=False):
+        return {"rank": rank, "name": name, "speedup": speedup, "gradings": gradings, "peak_memory_bytes": 2**20,
+                "exercise_version": 1, "achieved_at": "2026-12-05T03:00:00Z", "is_you": is_you}
+
+    board = {"exercise": "python-loop-to-numpy", "hardware": "cpu", "hardware_available": ["cpu"], "count": 2, "page": 1,
+             "pages": 1, "results": [row(1, "Pat", 40.0, 1), row(2, "Anonymous", 30.0, 3, is_you=True)]}
+    board["you"] = board["results"][1]
+
+    text = render.format_board(board)
+    assert "30x (middle of 3)" in text and "40x (middle" not in text
+    assert text.endswith("Your place: #2 at 30x (middle of 3).\nThe same code graded more than once counts by its middle grading.")
+    board["results"][1]["gradings"] = 1
+    assert "middle" not in render.format_board(board)

@@ -37,12 +37,15 @@ def make_exercise(db):
 @pytest.fixture
 def make_submission(db):
     """A graded submission. `minutes` sets created_at relative to a fixed start so ties are controllable.
-    The signal is sent (as the grader does) unless signal=False."""
+    Each one is a program of its own unless `code` is given (a program graded several times counts
+    by its middle grading). The signal is sent (as the grader does) unless signal=False."""
 
     def make(user, exercise, speedup=2.0, memory=1000, hardware="cpu", verdict=Verdict.ACCEPTED,
-             purpose=Purpose.PRACTICE, minutes=None, signal=True):
+             purpose=Purpose.PRACTICE, minutes=None, signal=True, code=None):
+        if code is None:
+            code = f"def transform(x):\n    return x + {next(_counter)}\n"
         submission = Submission.objects.create(
-            user=user, exercise=exercise, code="def transform(x): return x", purpose=purpose,
+            user=user, exercise=exercise, code=code, purpose=purpose,
             status=Status.DONE, verdict=verdict, speedup=speedup, peak_memory_bytes=memory, hardware=hardware,
         )
         created_at = START + timedelta(minutes=next(_counter) if minutes is None else minutes)

@@ -60,6 +60,20 @@ def test_exercise_board_has_hardware_tabs(client, populated):
     assert "No accepted submissions on TPU v5 yet." in unknown
 
 
+def test_a_program_graded_several_times_shows_its_middle_grading(client, populated, make_user, make_submission):
+    me, code = make_user("me"), "def transform(x):\n    return x * 2\n"
+    for speedup in (4.0, 12.0, 5.0):
+        make_submission(me, populated, speedup=speedup, code=code)
+    client.force_login(me)
+
+    html = client.get(reverse("leaderboards:exercise", args=["prefix-sums"])).content.decode()
+    assert "5.00×<br><span class=\"muted\">middle of 3 gradings</span>" in html
+    assert "12.0×" not in html
+    assert "Your best on CPU sandbox: <strong>#2</strong>,\n  5.00× faster than the reference (the middle of your 3 gradings of that code)." in html
+    rows = client.get("/api/v1/leaderboards/exercises/prefix-sums/").json()["results"]
+    assert [(row["speedup"], row["gradings"]) for row in rows] == [(6.0, 1), (5.0, 3), (3.0, 1)]
+
+
 def test_topic_board_renders(client, populated):
     response = client.get(reverse("leaderboards:topic", args=["gpu-programming"]))
 

@@ -296,8 +296,6 @@ def test_each_exercise_counts_once_with_its_best_hardware():
 def test_rebuild_writes_in_batches_and_groups_by_person(make_user, make_exercise, make_submission, monkeypatch):
     assert list(services._in_batches(range(5), size=2)) == [[0, 1], [2, 3], [4]]
     assert list(services._in_batches([], size=2)) == []
-    rows = [{"user_id": 1, "n": 1}, {"user_id": 1, "n": 2}, {"user_id": 2, "n": 3}]
-    assert list(services._grouped(rows, "user_id")) == [(1, rows[:2]), (2, rows[2:])]
 
     first, second = make_exercise(difficulty="medium"), make_exercise()
     people = [make_user(f"person{index}") for index in range(3)]
@@ -339,3 +337,71 @@ def test_the_board_index_lists_coding_exercises_by_topic_then_title(make_exercis
         ("gpu-programming", "GPU Programming"),
     ]
     assert services.topic_for_slug("caches") is None
+
+
+LOOP = "def transform(x):\n    return [v * 2 for v in x]\n"
+LOOP_RENAMED = "def transform(values):\n    # the same program, renamed and commented\n    return [item * 2 for item in values]\n"
+
+
+def test_the_same_code_graded_again_counts_by_its_middle_grading(make_user, make_exercise, make_submission):
+    exercise, alice = make_exercise(), make_user("alice")
+    make_submission(alice, exercise, speedup=3.0, code=LOOP)
+    middle = make_submission(alice, exercise, speedup=4.0, code=LOOP_RENAMED)
+    make_submission(alice, exercise, speedup=9.0, code=LOOP)  # a lucky grading does not lift it
+
+    entry = LeaderboardEntry.objects.get(user=alice)
+    assert (entry.submission_id, entry.speedup, entry.gradings) == (middle.pk, 4.0, 3)
+    assert UserScore.objects.get(user=alice).points == services.points_for("easy", 4.0)
+
+
+def test_another_grading_can_lower_the_entry_to_another_program(make_user, make_exercise, make_submission):
+    exercise, alice = make_exercise(), make_user("alice")
+    other = make_submission(alice, exercise, speedup=2.5)
+    make_submission(alice, exercise, speedup=3.0, code=LOOP)
+    assert LeaderboardEntry.objects.get(user=alice).speedup == 3.0
+
+    make_submission(alice, exercise, speedup=1.0, code=LOOP)  # LOOP's lower median is now 1.0
+
+    entry = LeaderboardEntry.objects.get(user=alice)
+    assert (entry.submission_id, entry.speedup, entry.gradings) == (other.pk, 2.5, 1)
+    assert UserScore.objects.get(user=alice).points == services.points_for("easy", 2.5)
+
+
+def test_the_counted_grading_of_two_is_the_lower(make_user, make_exercise, make_submission):
+    exercise, alice = make_exercise(), make_user("alice")
+    lower = make_submission(alice, exercise, speedup=26.5, code=LOOP)
+    make_submission(alice, exercise, speedup=41.3, code=LOOP)
+
+    assert LeaderboardEntry.objects.get(user=alice).submission_id == lower.pk
+
+
+def test_only_rankable_gradings_of_the_program_count(make_user, make_exercise, make_submission):
+    exercise, alice = make_exercise(), make_user("alice")
+    kept = make_submission(alice, exercise, speedup=6.0, code=LOOP)
+    make_submission(alice, exercise, speedup=1.0, code=LOOP, purpose=Purpose.ASSESSMENT)
+    make_submission(alice, exercise, speedup=1.0, code=LOOP, hardware="NVIDIA H200")
+    make_submission(alice, exercise, speedup=None, code=LOOP, verdict=Verdict.WRONG_ANSWER)
+
+    entry = LeaderboardEntry.objects.get(user=alice, hardware="cpu")
+    assert (entry.submission_id, entry.gradings) == (kept.pk, 1)
+
+
+def test_rebuild_counts_programs_as_recording_does(make_user, make_exercise, make_submission):
+    first, second = make_exercise(), make_exercise(difficulty="hard")
+    alice, bob = make_user("alice"), make_user("bob")
+    for speedup in (5.0, 2.0, 8.0, 1.0):
+        make_submission(alice, first, speedup=speedup, code=LOOP)
+    make_submission(alice, first, speedup=1.5)
+    make_submission(alice, second, speedup=3.0, code=LOOP, hardware="NVIDIA H200")
+    make_submission(bob, first, speedup=2.0, code=LOOP)
+    make_submission(bob, first, speedup=7.0, code=LOOP_RENAMED)
+    recorded = set(LeaderboardEntry.objects.values_list("user_id", "question_id", "hardware", "submission_id", "speedup", "gradings"))
+    scores = set(UserScore.objects.values_list("user_id", "points", "solved", "reached_at"))
+
+    assert services.rebuild() == (3, 2)
+
+    assert set(LeaderboardEntry.objects.values_list("user_id", "question_id", "hardware", "submission_id", "speedup", "gradings")) == recorded
+    assert set(UserScore.objects.values_list("user_id", "points", "solved", "reached_at")) == scores
+    assert {(user, speedup, gradings) for user, _, _, _, speedup, gradings in recorded} == {
+        (alice.pk, 2.0, 4), (alice.pk, 3.0, 1), (bob.pk, 2.0, 2),
+    }

@@ -84,3 +84,24 @@ def test_the_chart_reaches_down_to_a_submission_slower_than_every_best(make_user
     assert bins[0]["low"] == 0.5 and bins[0]["highlight"] and bins[0]["count"] == 0
     assert len(bins) == 16 and bins[-1]["count"] == 1  # 0.5x up to the bin holding 100x (90.5x..128x)
     assert services.standing(mine)["faster_than_pct"] == 0
+
+
+def test_the_partial_says_which_grading_the_board_counts(make_user, make_exercise, make_submission):
+    exercise, me, code = make_exercise(), make_user("me"), "def transform(x):\n    return x * 2\n"
+    lucky = make_submission(me, exercise, speedup=12.0, code=code)
+    middle = make_submission(me, exercise, speedup=5.0, code=code)
+    make_submission(me, exercise, speedup=4.0, code=code)
+    other = make_submission(me, exercise, speedup=3.0)
+
+    def said(submission):
+        return " ".join(render_to_string("leaderboards/_standing.html", {"submission": submission}).split())
+
+    assert "The board counts this code at <strong>5.00×</strong> for you, the middle of its 3 gradings" in said(lucky)
+    assert "This grading is the one the board counts for you: the middle of this code's 3 gradings." in said(middle)
+    assert "The board counts another of your programs for you, at <strong>5.00×</strong> (the middle of its 3 gradings)." in said(other)
+    assert services.counted_for(other) == {"speedup": 5.0, "gradings": 3, "is_this": False, "same_code": False}
+
+
+def test_the_partial_says_nothing_of_counting_for_a_lone_grading(make_user, make_exercise, make_submission):
+    mine = make_submission(make_user("me"), make_exercise(), speedup=3.0)
+    assert "standing-counted" not in render_to_string("leaderboards/_standing.html", {"submission": mine})
