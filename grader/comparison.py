@@ -14,7 +14,7 @@ Only like is compared with like: the same exercise version (same sizes and
 reference), the same hardware, the same harness version (its timing rules),
 practice gradings (a quick check has no figures; an assessment's stay with it).
 
-When the two answers are the same program (same_code: names, comments and
+When the two answers are the same program (Submission.program, grader.same_code: names, comments and
 layout aside) there is no change to judge: whatever the intervals say, the gap
 between the two figures is the machine's, and the page says so. Two gradings of
 one program can land with intervals apart on a busy machine, and "the
@@ -22,7 +22,6 @@ difference is your change" would then be false.
 """
 from dataclasses import dataclass
 
-from . import same_code
 from .models import Purpose, Submission
 from .states import Verdict
 
@@ -68,7 +67,7 @@ def against_previous(submission):
 
 
 def _outcome(submission, previous):
-    if same_code.fingerprint(submission.code) == same_code.fingerprint(previous.code):
+    if submission.program == previous.program:
         return SAME_CODE
     return _intervals_outcome(submission, previous)
 

@@ -89,11 +89,12 @@ def fingerprint(code):
 
 
 def by_program(gradings):
-    """`gradings` (objects with `code`) grouped by program, groups and their
-    members in the order first seen."""
+    """`gradings` (objects with `program`, their code's fingerprint, as a
+    Submission stores it) grouped by program, groups and their members in the
+    order first seen."""
     programs = {}
     for grading in gradings:
-        programs.setdefault(fingerprint(grading.code), []).append(grading)
+        programs.setdefault(grading.program, []).append(grading)
     return list(programs.values())
 
 

@@ -31,6 +31,10 @@ class Grading:
     code: str
     speedup: float
 
+    @property
+    def program(self):
+        return fingerprint(self.code)
+
 
 def test_names_comments_docstrings_and_layout_do_not_make_another_program():
     assert fingerprint(LOOP) == fingerprint(LOOP_RENAMED) == fingerprint(LOOP + "\n\n# done\n")
