@@ -54,6 +54,10 @@ def test_distribution_bins_log_speedups_and_marks_the_submission(make_user, make
     assert sum(bin["count"] for bin in bins) == 5
 
 
+def test_an_empty_board_has_an_empty_histogram(make_exercise):
+    assert services.distribution(make_exercise().question_id, "cpu") == []
+
+
 def test_standing_partial_says_faster_than_and_carries_chart_data(make_user, make_exercise, make_submission):
     exercise = make_exercise()
     make_submission(make_user("other"), exercise, speedup=1.5)
