@@ -118,7 +118,7 @@ def test_standing_fragment_is_for_the_submitter_only(client, make_user, make_exe
     client.force_login(owner)
     response = client.get(url)
     assert response.status_code == 200
-    assert "Yours is the first accepted solution graded on the" in response.content.decode()
+    assert "No one else has an accepted solution on the" in response.content.decode()
 
 
 def test_a_board_page_holds_fifty_people(client, db):

@@ -36,7 +36,7 @@ def test_first_solver_has_no_percentile(make_user, make_exercise, make_submissio
     assert result["faster_than_pct"] is None
     assert [bin["count"] for bin in result["distribution"]] == [1]
     html = render_to_string("leaderboards/_standing.html", {"submission": mine})
-    assert "Yours is the first accepted solution graded on the CPU sandbox." in html
+    assert "No one else has an accepted solution on the CPU sandbox yet: the board is yours." in html
 
 
 def test_distribution_bins_log_speedups_and_marks_the_submission(make_user, make_exercise, make_submission):
