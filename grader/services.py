@@ -19,6 +19,7 @@ from django.utils import timezone
 from django_ratelimit.core import is_ratelimited
 
 from interview_platform.accounts.verification import is_verified, where_mail_arrives
+from questions.models import Question
 from questions.text import unix_newlines
 
 from . import grading, progress
@@ -132,6 +133,29 @@ def submit_practice(user, exercise_version, code, purpose=Purpose.PRACTICE):
         raise ValidationError(NO_GPU_WORKER_MESSAGE, code="no_gpu_worker")
     check_submission_rate(user)
     return create_submission(user, exercise_version, code, purpose=purpose)
+
+
+def can_grade_again(submission):
+    """An accepted practice grading with a speedup: the kind whose figure another grading steadies."""
+    return (
+        submission.purpose == Purpose.PRACTICE
+        and submission.verdict == Verdict.ACCEPTED
+        and submission.speedup is not None
+    )
+
+
+def grade_again(user, submission):
+    """Another practice grading of the same code, on the exercise's current version, with
+    submit_practice's rules (rate, queue cap, a verified address). The leaderboard counts a
+    program's gradings by their middle one, so this steadies a figure, as the grader's
+    message advises when the machine was busy, and cannot lift it by luck."""
+    if submission.user_id != user.pk or not can_grade_again(submission):
+        raise ValidationError("Only your own accepted practice answers can be graded again.", code="not_gradable_again")
+    question = Question.objects.public().live().filter(pk=submission.exercise.question_id).first()
+    exercise = question.current_exercise() if question else None
+    if exercise is None:
+        raise ValidationError("This exercise takes no more submissions: it was retired.", code="retired")
+    return submit_practice(user, exercise, submission.code)
 
 
 def fair_priority(submission):

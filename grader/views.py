@@ -1,4 +1,5 @@
 """Submission pages: submit, the live submission page, its JSON status, its timings download, my list."""
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -45,6 +46,7 @@ def _submission_context(submission):
         "waiting_for_gpu": services.waiting_for_gpu(submission),
         "progress": services.submission_progress(submission),
         "against_previous": comparison.against_previous(submission) if submission.is_final else None,
+        "can_grade_again": submission.is_final and services.can_grade_again(submission),
     }
 
 
@@ -91,6 +93,21 @@ def edit_again(request, pk):
     question = submission.exercise.question
     _keep_draft(request.user, question, submission.code)
     return redirect(f"{question.get_absolute_url()}#code-editor")
+
+
+@require_POST
+@login_required
+def grade_again(request, pk):
+    """Another grading of the same code (services.grade_again); a refusal comes back as a message on the page."""
+    submission = get_object_or_404(
+        Submission.objects.select_related("exercise__question").exclude(purpose__in=SITTING_PURPOSES), pk=pk, user=request.user
+    )
+    try:
+        again = services.grade_again(request.user, submission)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(submission)
+    return redirect(again)
 
 
 @login_required
