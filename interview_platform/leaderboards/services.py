@@ -394,6 +394,13 @@ def distribution(question_id, hardware, highlight=None):
     return bins
 
 
+def counted_submission_ids(user, question):
+    """The ids of the submissions a person's entries for one exercise hold, one per hardware."""
+    if not user.is_authenticated:
+        return set()
+    return set(LeaderboardEntry.objects.filter(user=user, question=question).values_list("submission_id", flat=True))
+
+
 def counted_for(submission):
     """What the board counts for the submission's author, said from the submission's side:
     {"speedup", "gradings", "is_this", "same_code"}; None before their entry exists."""

@@ -128,3 +128,16 @@ def test_a_board_page_holds_fifty_people(client, db):
     page = client.get(reverse("leaderboards:index")).context["page_obj"]
     assert len(page) == 50 and page.paginator.num_pages == 2
     assert len(client.get(reverse("leaderboards:index"), {"page": 2}).context["page_obj"]) == 1
+
+
+def test_the_exercise_page_marks_the_grading_the_board_counts(client, make_user, make_exercise, make_submission):
+    exercise, me = make_exercise(), make_user("me")
+    code = "def transform(x):\n    return x * 2\n"
+    gradings = [make_submission(me, exercise, speedup=speedup, code=code) for speedup in (4.0, 12.0, 5.0)]
+    client.force_login(me)
+
+    html = client.get(exercise.question.get_absolute_url()).content.decode()
+
+    rows = html.split("<tbody>", 1)[1].split("</tbody>", 1)[0].split("<tr>")[1:]
+    assert [("on the leaderboard" in row) for row in rows] == [True, False, False]  # newest first: 5.0, 12.0, 4.0
+    assert gradings[2].get_absolute_url() in rows[0]

@@ -16,6 +16,13 @@ def submission_standing(submission):
     return {**result, "element_id": f"standing-data-{submission.pk}"}
 
 
+@register.simple_tag
+def counted_submission_ids(user, question):
+    """{% counted_submission_ids user question as counted %}: the ids of the user's
+    submissions that their leaderboard entries for `question` hold (one per hardware)."""
+    return services.counted_submission_ids(user, question)
+
+
 @register.filter
 def public_name(user):
     return services.public_name(user)
