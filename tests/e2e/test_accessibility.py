@@ -1,6 +1,11 @@
 """Keyboard access, visible focus and labelled controls, checked in Chromium on the main pages."""
 import pytest
+from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
+
+from grader.models import Submission
+from grader.states import Status, Verdict
+from questions.models import Question
 
 from .conftest import PHONE, sign_up
 
@@ -84,3 +89,23 @@ def test_a_phone_gets_a_one_column_layout_and_a_keyboard_friendly_menu(bank, ope
     page.goto("/questions/python-loop-to-numpy/")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not open_page.errors, open_page.errors
+
+
+def test_a_phone_scrolls_a_wide_table_inside_it_not_the_page(bank, open_page):
+    """A screen-reader-only label in a table's last column (the edit button's "submission N")
+    was positioned against the page and widened it by 40-60 px on a phone, past the table's
+    own scrolling box."""
+    page = open_page(viewport=PHONE)
+    page.goto("/accounts/signup/")
+    sign_up(page, "phone", "phone@example.com")
+    person = get_user_model().objects.get(username="phone")
+    exercise = Question.objects.get(slug="python-loop-to-numpy").current_exercise()
+    for speedup in (91.4, 125.0):
+        Submission.objects.create(
+            user=person, exercise=exercise, code="import numpy as np\n", status=Status.DONE, verdict=Verdict.ACCEPTED,
+            speedup=speedup, speedup_ci_low=75.9, speedup_ci_high=835.0, hardware="cpu",
+        )
+
+    page.goto("/questions/python-loop-to-numpy/")
+    expect(page.get_by_role("heading", name="Your previous submissions")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
