@@ -2,6 +2,7 @@
 import pytest
 
 from grader.models import Purpose, Submission
+from grader.same_code import fingerprint
 
 from .conftest import TINY_FILES, bearer
 
@@ -102,6 +103,7 @@ def test_a_submission_says_how_it_compares_with_the_previous_answer(client, read
     body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
     # The same code graded again: the gap is the machine's, whatever the intervals say.
     assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "same_code"}
-    Submission.objects.filter(pk=faster.pk).update(code=faster.code + "\nSCALE = 2\n")  # now another program
+    changed = faster.code + "\nSCALE = 2\n"  # now another program (a row's code never changes; its fingerprint goes with it)
+    Submission.objects.filter(pk=faster.pk).update(code=changed, program=fingerprint(changed))
     body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
     assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "faster"}
