@@ -82,10 +82,11 @@ def counted_grading(gradings):
     for grading in gradings:
         programs.setdefault(grading["program"], []).append(grading)
     middles = [(middle_grading(group, _speed_then_id), len(group)) for group in programs.values()]
-    return min(
-        middles,
-        key=lambda middle: (*ranking_key(middle[0]["speedup"], middle[0]["peak_memory_bytes"], middle[0]["created_at"]), middle[0]["id"]),
-    )
+    return min(middles, key=lambda middle: _ranked(middle[0]))
+
+
+def _ranked(grading):
+    return (*ranking_key(grading["speedup"], grading["peak_memory_bytes"], grading["created_at"]), grading["id"])
 
 
 def speed_doublings(speedup):
