@@ -1,4 +1,4 @@
-"""hotpath: login, list, pull, check, submit, show, leaderboard. See `hotpath --help`.
+"""hotpath: login, list, pull, check, submit, again, show, leaderboard. See `hotpath --help`.
 
 Exit status: 0 done (and, for check/submit --wait, accepted); 1 graded but not accepted;
 2 anything the user can fix (a message says what); 130 interrupted."""
@@ -118,7 +118,16 @@ def wait_for(api, submission, show_progress):
 def submit(args, purpose):
     code = read_code(args.file)
     api = api_from_config()
-    submission = api.post("submissions/", {"exercise": args.slug, "code": code, "purpose": purpose})
+    return follow(api, api.post("submissions/", {"exercise": args.slug, "code": code, "purpose": purpose}), args)
+
+
+def cmd_again(args):
+    api = api_from_config()
+    return follow(api, api.post(f"submissions/{args.submission}/grade-again/", {}), args)
+
+
+def follow(api, submission, args):
+    """Say what was submitted, or with --wait show its progress, then its verdict."""
     if not args.wait:
         if args.json:
             print(json.dumps(submission, indent=1))
@@ -183,6 +192,14 @@ def parser():
     submit_cmd.add_argument("--wait", action="store_true", help="show progress, then the verdict; exit 1 unless accepted")
     submit_cmd.add_argument("--json", action="store_true", help="print the submission as JSON")
     submit_cmd.set_defaults(run=cmd_submit)
+
+    again = commands.add_parser(
+        "again", help="grade one of your accepted answers again (the leaderboard counts the same code by its middle grading)"
+    )
+    again.add_argument("submission", type=int)
+    again.add_argument("--wait", action="store_true", help="show progress, then the verdict; exit 1 unless accepted")
+    again.add_argument("--json", action="store_true", help="print the submission as JSON")
+    again.set_defaults(run=cmd_again)
 
     show = commands.add_parser("show", help="show one of your submissions")
     show.add_argument("submission", type=int)

@@ -16,6 +16,7 @@ v1 = [
     path("v1/submissions/", views.SubmissionList.as_view(), name="submissions"),
     path("v1/submissions/<int:pk>/", views.SubmissionDetail.as_view(), name="submission"),
     path("v1/submissions/<int:pk>/timings/", views.SubmissionTimings.as_view(), name="timings"),
+    path("v1/submissions/<int:pk>/grade-again/", views.SubmissionGradeAgain.as_view(), name="grade_again"),
     path("v1/leaderboards/", views.GlobalBoard.as_view(), name="global_board"),
     path("v1/leaderboards/topics/<slug:slug>/", views.TopicBoard.as_view(), name="topic_board"),
     path("v1/leaderboards/exercises/<slug:slug>/", views.ExerciseBoard.as_view(), name="exercise_board"),

@@ -182,6 +182,28 @@ class SubmissionList(APIView):
         return _detail_response(request, own_submission(request.user, submission.pk), status.HTTP_201_CREATED)
 
 
+class SubmissionGradeAgain(APIView):
+    """Another grading of the same code (grader.services.grade_again): the leaderboard
+    counts a program's gradings by their middle one, so this steadies a figure."""
+
+    permission_classes = [IsAuthenticated, TokenMaySubmit]
+
+    @extend_schema(
+        request=None,
+        responses={
+            201: s.SubmissionDetailSerializer,
+            429: OpenApiResponse(s.ErrorSerializer, description="rate_limited or too_many_queued: wait, then retry"),
+            **_errors(400, 401, 403, 404),
+        },
+    )
+    def post(self, request, pk):
+        try:
+            again = grader_services.grade_again(request.user, own_submission(request.user, pk))
+        except ValidationError as exc:
+            raise from_service_error(exc) from None
+        return _detail_response(request, own_submission(request.user, again.pk), status.HTTP_201_CREATED)
+
+
 class SubmissionDetail(APIView):
     permission_classes = [IsAuthenticated]
 

@@ -107,3 +107,23 @@ def test_a_submission_says_how_it_compares_with_the_previous_answer(client, read
     Submission.objects.filter(pk=faster.pk).update(code=changed, program=fingerprint(changed))
     body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
     assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "faster"}
+
+
+def test_an_accepted_answer_is_graded_again_through_the_api(
+    client, submit_token, read_token, outsider, graded_submission, queued, django_capture_on_commit_callbacks
+):
+    url = f"{SUBMISSIONS}{graded_submission.pk}/grade-again/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, **bearer(submit_token))
+
+    assert response.status_code == 201
+    again = Submission.objects.get(pk=response.json()["id"])
+    assert (again.code, again.program, again.purpose) == (graded_submission.code, graded_submission.program, Purpose.PRACTICE)
+    assert [args for args, _ in queued] == [[again.pk]]
+
+    assert client.post(url, **bearer(read_token)).json()["code"] == "insufficient_scope"
+    refused = client.post(f"{SUBMISSIONS}{again.pk}/grade-again/", **bearer(submit_token))  # still queued, no figures
+    assert refused.status_code == 400 and refused.json()["code"] == "not_gradable_again"
+    client.force_login(outsider)
+    assert client.post(url).status_code == 404
+    assert Submission.objects.count() == 2

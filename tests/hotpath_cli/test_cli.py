@@ -159,6 +159,11 @@ def test_show_and_leaderboard(logged_in, candidate, exercise_version):
     assert shown.returncode == 0 and "Accepted" in shown.stdout and "41.5x" in shown.stdout and "39x to 44x" in shown.stdout
     board = logged_in("leaderboard", "tiny-scale")
     assert board.returncode == 0 and "Your place: #1" in board.stdout and "(you)" in board.stdout
+    again = logged_in("again", str(submission.pk))
+    assert again.returncode == 0 and "Submitted #" in again.stdout, (again.stdout, again.stderr)
+    queued = Submission.objects.latest("id")
+    assert queued.pk != submission.pk and queued.program == submission.program
+    assert_clean_failure(logged_in("again", str(queued.pk)), "Only your own accepted practice answers can be graded again.")
     assert_clean_failure(logged_in("show", "999999"), "no submission #999999")
 
 
