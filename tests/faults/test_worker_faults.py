@@ -23,11 +23,12 @@ from .conftest import (
 
 pytestmark = [requires_services, pytest.mark.slow]
 
-#: An honest answer that takes a couple of seconds to load (within the policy: no time module),
-#: so a worker can be killed mid-run.
+#: An honest answer that takes a few seconds to load (within the policy: no time module),
+#: so a worker can be killed mid-run: about 2.4 s on a quiet 2-core VM. (40 million turns,
+#: 0.64 s there, once let a whole grading finish inside the test's 1 s before the kill.)
 SLOW_HONEST = """import numpy as np
 
-for _ in range(40_000_000):
+for _ in range(150_000_000):
     pass
 
 
