@@ -83,13 +83,18 @@ def _keep_draft(user, question, code):
         pass  # too long or holding NUL: the submission is refused too, and says why
 
 
+def _own_submission(request, pk):
+    """One of the user's own submissions outside a sitting, or 404 (staff included: these act on its owner's behalf)."""
+    return get_object_or_404(
+        Submission.objects.select_related("exercise__question").exclude(purpose__in=SITTING_PURPOSES), pk=pk, user=request.user
+    )
+
+
 @require_POST
 @login_required
 def edit_again(request, pk):
     """Put one of the user's own submissions back into the exercise's editor."""
-    submission = get_object_or_404(
-        Submission.objects.select_related("exercise__question").exclude(purpose__in=SITTING_PURPOSES), pk=pk, user=request.user
-    )
+    submission = _own_submission(request, pk)
     question = submission.exercise.question
     _keep_draft(request.user, question, submission.code)
     return redirect(f"{question.get_absolute_url()}#code-editor")
@@ -99,9 +104,7 @@ def edit_again(request, pk):
 @login_required
 def grade_again(request, pk):
     """Another grading of the same code (services.grade_again); a refusal comes back as a message on the page."""
-    submission = get_object_or_404(
-        Submission.objects.select_related("exercise__question").exclude(purpose__in=SITTING_PURPOSES), pk=pk, user=request.user
-    )
+    submission = _own_submission(request, pk)
     try:
         again = services.grade_again(request.user, submission)
     except ValidationError as exc:
