@@ -5,8 +5,9 @@ Sign-up mails a link holding a signed token (django.core.signing, salted, with
 the account and the address it was sent to; it expires after
 VERIFICATION_MAX_AGE). Opening it records the address on the profile
 (Profile.verified_email); the account is verified while that is still its
-e-mail. An invitation link, mailed to the invited address, proves the same, so
-accepting one verifies the account that accepts it.
+e-mail. A link that only the invited address's mail carries proves the same
+(teams.services.invitations says which do), so accepting one verifies the account
+that accepts it, when that address is the account's own.
 
 An address is verified on one account at most. Unverified accounts do not hold
 their address: registering someone else's e-mail first blocks nobody, and the
@@ -56,6 +57,15 @@ def mark_verified(user):
     profile = profile_for(user)
     profile.verified_email = email
     profile.save(update_fields=["verified_email"])
+
+
+def verify_mailed_address(user, address):
+    """Record that the owner of `user` opened a link mailed to `address`. Refused
+    (VerificationError) unless `address` is the account's own e-mail: a link to one
+    address proves nothing about another."""
+    if normalise(address) != normalise(user.email):
+        raise VerificationError(f"That link was sent to {normalise(address)}, which is not this account's address.")
+    mark_verified(user)
 
 
 def make_token(user):

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from questions import services as question_services
 
 from . import verification
-from .forms import ProfileForm, SignUpForm
+from .forms import PasswordResetForm, ProfileForm, SignUpForm
 from .models import profile_for
 from .ratelimits import over_limit
 
@@ -94,7 +94,10 @@ class LoginView(auth_views.LoginView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's password reset request, limited per address and per e-mail asked for."""
+    """Django's password reset request, limited per address and per e-mail asked for; it
+    reaches accounts without a password too (forms.PasswordResetForm)."""
+
+    form_class = PasswordResetForm
 
     def post(self, request, *args, **kwargs):
         if over_limit(request, "accounts.password_reset"):

@@ -12,11 +12,12 @@ from grader.states import Status, Verdict
 from interview_platform.accounts import verification
 from interview_platform.leaderboards.models import LeaderboardEntry
 from interview_platform.teams import reports, services
-from interview_platform.teams.models import Answer, CandidateSession
+from interview_platform.teams.models import Answer, CandidateSession, Membership, Role
 
 pytestmark = pytest.mark.django_db
 
-LINK = re.compile(r"http://testserver(/teams/invitation/[^/\s]+/)")
+LINK = re.compile(r"http://testserver(/teams/invitation/[^/\s]+/(?:\?\S+)?)")
+PASSWORD = "a-long-passphrase-for-tests"
 
 
 def invite_by_page(client, hiring_manager, assessment, emails, mailoutbox, django_capture_on_commit_callbacks):
@@ -25,6 +26,25 @@ def invite_by_page(client, hiring_manager, assessment, emails, mailoutbox, djang
         client.post(reverse("teams:invite_candidates", args=[assessment.organisation.slug, assessment.pk]), {"emails": emails})
     client.logout()
     return {message.to[0]: LINK.search(message.body).group(1) for message in mailoutbox}
+
+
+@pytest.fixture
+def mailed_link(assessment, hiring_manager, mailoutbox, django_capture_on_commit_callbacks):
+    """mailed_link(email) -> the link the invitation's mail carries, which only the invited
+    mailbox reads (the `invite` fixture's token makes the team's copy of the link)."""
+
+    def make(email):
+        start_url = lambda token: "http://testserver" + reverse("teams:candidate_start", args=[token])  # noqa: E731
+        with django_capture_on_commit_callbacks(execute=True):
+            services.invite_candidate(assessment, email, hiring_manager, start_url)
+        return LINK.search(mailoutbox[-1].body).group(1)
+
+    return make
+
+
+def sign_up(client, username, email):
+    fields = {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD}
+    return client.post(reverse("accounts:signup"), fields)
 
 
 def test_a_list_with_a_bad_address_sends_nothing_and_keeps_what_was_typed(client, hiring_manager, assessment, mailoutbox):
@@ -154,13 +174,12 @@ def test_candidate_cannot_reach_questions_beyond_the_assessment(candidate_client
 # -- issue 12, finding 8: accounts and rate limits ---------------------------------------
 
 
-def test_an_address_registered_first_by_someone_else_blocks_nobody(client, make_user, invite, clock):
+def test_an_address_registered_first_by_someone_else_blocks_nobody(client, make_user, mailed_link, clock):
     """Someone signs up with the candidate's address before the invitation goes out (they
     cannot open its verification mail). The candidate's link still starts the assessment,
     on an account of the candidate's own."""
     squatter = make_user("squatter", verified=False, email="target@example.com")
-    _, token = invite("target@example.com")
-    started = client.post(reverse("teams:candidate_start", args=[token]))
+    started = client.post(mailed_link("target@example.com"))
     session = CandidateSession.objects.get()
     assert started["Location"] == reverse("teams:take", args=[session.pk])
     assert session.candidate != squatter and session.candidate.email == "target@example.com"
@@ -177,11 +196,11 @@ def test_an_existing_account_is_asked_to_sign_in_and_told_why(client, candidate,
     assert CandidateSession.objects.get().candidate == candidate
 
 
-def test_the_invitation_link_verifies_the_account_that_accepts_it(client, make_user, invite, clock):
+def test_the_invitation_link_verifies_the_account_that_accepts_it(client, make_user, mailed_link, clock):
     unverified = make_user("late-verifier", verified=False)
-    _, token = invite(unverified.email)
+    link = mailed_link(unverified.email)
     client.force_login(unverified)
-    client.post(reverse("teams:candidate_start", args=[token]))
+    client.post(link)
     assert CandidateSession.objects.get().candidate == unverified
     assert verification.is_verified(unverified)
 
@@ -194,3 +213,64 @@ def test_assessment_code_submission_is_rate_limited(candidate_client, session, s
     pages = [candidate_client.post(url, {"code": f"def transform(v):\n    return v  # {n}\n"}, follow=True) for n in range(3)]
     assert Submission.objects.count() == 2
     assert "You are submitting too quickly" in pages[2].content.decode()
+
+
+# -- issue 29, finding 1: an invitation verified addresses nobody had shown they read -----
+
+
+@pytest.mark.parametrize("signed_in", [True, False], ids=["as-the-squatter", "signed-out"])
+def test_the_teams_copy_of_a_link_verifies_no_address(client, make_user, organisation, invite, signed_in, clock):
+    """An unverified account claiming someone's address made a team, invited that address and
+    opened the link the assessment page shows the team: the address was verified on an
+    account of the squatter's, and its owner could no longer sign up. Signed out, one person
+    could mint as many verified accounts as they invited addresses."""
+    squatter = make_user("squatter", verified=False, email="victim@example.com")
+    Membership.objects.create(user=squatter, organisation=organisation, role=Role.OWNER)
+    _, token = invite("victim@example.com")
+    if signed_in:
+        client.force_login(squatter)
+    started = client.post(reverse("teams:candidate_start", args=[token]))
+    session = CandidateSession.objects.get()
+    assert started["Location"] == reverse("teams:take", args=[session.pk])  # the sitting itself still starts
+    assert not verification.is_verified(session.candidate)
+    assert not verification.verified_accounts("victim@example.com").exists()
+    client.logout()
+    assert sign_up(client, "victim", "victim@example.com").status_code == 302
+
+
+def test_a_member_of_the_inviting_team_is_never_verified_by_its_invitation(client, make_user, organisation, mailed_link, clock):
+    squatter = make_user("squatter", verified=False, email="victim@example.com")
+    Membership.objects.create(user=squatter, organisation=organisation, role=Role.REVIEWER)
+    link = mailed_link("victim@example.com")
+    client.force_login(squatter)
+    client.post(link)
+    assert CandidateSession.objects.get().candidate == squatter
+    assert not verification.is_verified(squatter)
+
+
+def test_an_invitation_never_hands_its_address_to_another_account(client, make_user, outsider, mailed_link, clock):
+    squatter = make_user("squatter", verified=False, email="victim@example.com")
+    link = mailed_link("victim@example.com")
+    client.force_login(outsider)
+    refused = client.post(link)
+    assert "signed in as" in refused.content.decode() and not CandidateSession.objects.exists()
+    assert verification.is_verified(outsider) and not verification.is_verified(squatter)
+    assert outsider.email == "outsider@example.com"
+    with pytest.raises(verification.VerificationError):
+        verification.verify_mailed_address(outsider, "victim@example.com")
+    assert not verification.verified_accounts("victim@example.com").exists()
+
+
+def test_the_owner_of_an_address_can_reset_the_account_their_invitation_made(client, mailed_link, mailoutbox, settings, clock):
+    """A candidate's account has no password and holds the verified address, so signing up
+    again is refused: a password reset must reach it (Django's own skips accounts without
+    a usable password)."""
+    settings.PASSWORD_RESET_RATE = "100/m"
+    client.post(mailed_link("ada@example.com"))
+    candidate = CandidateSession.objects.get().candidate
+    assert verification.is_verified(candidate) and not candidate.has_usable_password()
+    client.logout()
+    assert "already exists" in sign_up(client, "ada", "ada@example.com").content.decode()
+    sent = len(mailoutbox)
+    client.post(reverse("password_reset"), {"email": "ada@example.com"})
+    assert len(mailoutbox) == sent + 1 and mailoutbox[-1].to == ["ada@example.com"]

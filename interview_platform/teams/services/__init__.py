@@ -4,6 +4,7 @@ so callers write `from interview_platform.teams import services` and `services.s
 from .assessments import add_question, move_item, publish_assessment, remove_item
 from .errors import SessionClosed, SignInRequired, TeamsError
 from .invitations import (
+    MAILBOX_PARAMETER,
     MEMBER_INVITATION_LIFETIME,
     accept_member_invitation,
     candidate_account_for,
@@ -32,6 +33,7 @@ from .sittings import (
 
 __all__ = [
     "MAX_EXTRA_MINUTES",
+    "MAILBOX_PARAMETER",
     "MEMBER_INVITATION_LIFETIME",
     "SessionClosed",
     "SignInRequired",

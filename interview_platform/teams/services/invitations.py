@@ -13,9 +13,16 @@ on the invitation page
 - otherwise creates a lightweight account for the invited e-mail (no password,
   so it can only be used through this browser session or after a password reset
   to that e-mail) and signs it in. Candidates need no prior account.
-An invitation link reaches only the invited address, so opening it verifies the
-account that accepts it (accounts.verification). An unverified account that
-merely claims the address (someone registered it first) blocks nobody.
+
+Which link verifies an address: the team sees every candidate link (the assessment
+page shows it to copy, and a new one replaces it), so the token alone proves nothing
+about who reads the invited mailbox. The mailed link also carries a mailbox proof
+(an HMAC of the token's hash and the address, `mailbox_proof`) that only the mail
+holds; opening a link with it verifies the account that accepts it, unless that
+account is a member of the inviting organisation (a team never verifies an address
+for itself). Without it the sitting starts all the same, on an unverified account.
+An unverified account that merely claims the address blocks nobody. A member
+invitation's link is only ever mailed, so accepting it verifies the address.
 """
 import hashlib
 import secrets
@@ -27,16 +34,19 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
-from django.utils.crypto import get_random_string
+from django.utils.crypto import constant_time_compare, get_random_string, salted_hmac
+from django.utils.http import urlencode
 from django.utils.text import slugify
 
-from interview_platform.accounts.verification import VerificationError, mark_verified, verified_accounts
+from interview_platform.accounts.verification import VerificationError, verified_accounts, verify_mailed_address
 
 from ..models import CandidateInvitation, MemberInvitation, Membership
 from .errors import SignInRequired, TeamsError
 
 
 MEMBER_INVITATION_LIFETIME = timedelta(days=7)
+#: The mailed candidate link's query parameter that holds its mailbox proof.
+MAILBOX_PARAMETER = "mailbox"
 
 
 def hash_token(token):
@@ -63,15 +73,33 @@ def _normalise_email(email):
     return (email or "").strip().lower()
 
 
-def _issue_invitation(model, email, link_for, subject, template, context, **fields):
+def mailbox_proof(invitation):
+    """What only the invitation's mail carries beside its token (see the module docstring).
+    Bound to the token's hash, so a new link for the invitation voids the mailed proof."""
+    message = f"{invitation.token_hash}:{invitation.email}"
+    return salted_hmac("teams.invitation-mailbox", message, algorithm="sha256").hexdigest()
+
+
+def _with_mailbox_proof(url, invitation):
+    return f"{url}?{urlencode({MAILBOX_PARAMETER: mailbox_proof(invitation)})}"
+
+
+def _proves_mailbox(invitation, proof):
+    return constant_time_compare(proof or "", mailbox_proof(invitation))
+
+
+def _issue_invitation(model, email, link_for, subject, template, context, proof_in_mail=False, **fields):
     """Create an invitation that stores only the hash of a fresh token, and e-mail its link.
 
     `link_for(token)` builds the absolute link; the template gets `context` plus the
-    `invitation` and its `url`. The mail needs no on_commit here: EMAIL_BACKEND
-    (interview_platform.mail) queues it once the surrounding transaction commits."""
+    `invitation` and its `url`, which carries the mailbox proof when `proof_in_mail`.
+    The mail needs no on_commit here: EMAIL_BACKEND (interview_platform.mail) queues it
+    once the surrounding transaction commits."""
     token, token_hash = _new_token()
     invitation = model.objects.create(email=email, token_hash=token_hash, **fields)
     url = link_for(token)
+    if proof_in_mail:
+        url = _with_mailbox_proof(url, invitation)
     body = render_to_string(template, {**context, "invitation": invitation, "url": url})
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [email])
     return invitation
@@ -117,7 +145,7 @@ def accept_member_invitation(invitation, user):
     )
     if not created:
         raise TeamsError(f"You are already a member of {invitation.organisation}.")
-    _verified_by_link(user)
+    _verified_by_link(user, invitation.email)
     invitation.used_at = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["used_at", "accepted_by"])
@@ -141,6 +169,7 @@ def invite_candidate(assessment, email, invited_by, start_url_for):
         f"Your Hotpath assessment from {assessment.organisation}: {assessment.title}",
         "teams/email/candidate_invitation.txt",
         {"assessment": assessment},
+        proof_in_mail=True,
         assessment=assessment,
         invited_by=invited_by,
         expires_at=assessment.closes_at,
@@ -151,7 +180,7 @@ def invite_candidate(assessment, email, invited_by, start_url_for):
 def renew_candidate_link(invitation, start_url_for):
     """A fresh link for a candidate who has not started, to hand over another way; the link
     sent before stops working. Only the token's hash is stored, so a link can be shown only
-    when it is made. Returns `start_url_for(token)`."""
+    when it is made. Returns `start_url_for(token)`: the team's copy, with no mailbox proof."""
     invitation = CandidateInvitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.is_used:
         raise TeamsError(f"{invitation.email} has already started: their link is used up.")
@@ -179,17 +208,24 @@ def check_can_start(invitation, now=None):
         raise TeamsError("This assessment has closed.")
 
 
-def _verified_by_link(user):
-    """The invitation link was mailed to the user's address: opening it proves they read it."""
+def _verified_by_link(user, address):
+    """A link mailed to `address` was opened by the owner of `user`: they read it."""
     try:
-        mark_verified(user)
+        verify_mailed_address(user, address)
     except VerificationError as error:
         raise TeamsError(str(error)) from None
 
 
+def _verifies_address(invitation, user, proof):
+    """Whether accepting this invitation with this mailbox proof verifies `user`'s address."""
+    in_inviting_team = Membership.objects.filter(user=user, organisation_id=invitation.assessment.organisation_id).exists()
+    return _proves_mailbox(invitation, proof) and not in_inviting_team
+
+
 @transaction.atomic
-def candidate_account_for(invitation, current_user):
-    """The account that takes this invitation, verified (see the module docstring)."""
+def candidate_account_for(invitation, current_user, proof=""):
+    """The account that takes this invitation; verified when `proof` (the link's mailbox
+    parameter) shows its opener reads the invited mailbox (see the module docstring)."""
     email = invitation.email
     if current_user.is_authenticated:
         if _normalise_email(current_user.email) != email:
@@ -197,7 +233,8 @@ def candidate_account_for(invitation, current_user):
                 f"This invitation is for {email}, but you are signed in as {current_user.email or current_user.username}. "
                 "Sign out, then open the link again."
             )
-        _verified_by_link(current_user)
+        if _verifies_address(invitation, current_user, proof):
+            _verified_by_link(current_user, email)
         return current_user
     if verified_accounts(email).exists():
         raise SignInRequired(
@@ -208,5 +245,6 @@ def candidate_account_for(invitation, current_user):
     user = User(username=f"{local_part}-{get_random_string(6, 'abcdefghijklmnopqrstuvwxyz0123456789')}", email=email)
     user.set_unusable_password()
     user.save()
-    _verified_by_link(user)
+    if _verifies_address(invitation, user, proof):
+        _verified_by_link(user, email)
     return user

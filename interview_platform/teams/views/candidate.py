@@ -41,7 +41,8 @@ def candidate_start(request, token):
         error = refused.message
     if request.method == "POST" and error is None:
         try:
-            user = services.candidate_account_for(invitation, request.user)
+            # The mailbox proof stays in the URL: the page's form posts back to it, and so does sign-in's ?next=.
+            user = services.candidate_account_for(invitation, request.user, request.GET.get(services.MAILBOX_PARAMETER, ""))
         except SignInRequired as sign_in:
             messages.info(request, sign_in.message)
             return redirect_to_login(request.get_full_path())
