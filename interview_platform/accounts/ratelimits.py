@@ -1,13 +1,39 @@
 """Rate limits on the account pages (sign-in, sign-up, password reset, verification
-mail), counted in the shared cache by django-ratelimit like the submission limit."""
+mail), counted in the shared cache by django-ratelimit like the submission limit.
+
+A limit per username or per address counts the value as Django matches it to an
+account, not as typed: otherwise " carol", a tab, full-width letters or (for an
+address) another case would each be a fresh allowance for the same account."""
+import unicodedata
+
 from django.conf import settings
 from django_ratelimit.core import is_ratelimited
 
+
+def canonical_login(value, *, ignore_case):
+    """`value` as Django matches it to an account: stripped (form fields strip), NFKC
+    (AbstractBaseUser.normalize_username; the reset compares addresses NFKC too), and
+    casefolded when the lookup ignores case (BaseUserManager.normalize_email lowers
+    only the domain, which casefolding covers)."""
+    value = unicodedata.normalize("NFKC", (value or "").strip())
+    return value.casefold() if ignore_case else value
+
+
+def _username(group, request):
+    # ModelBackend finds the account by an exact match on the username, case included.
+    return canonical_login(request.POST.get("username"), ignore_case=False)
+
+
+def _email(group, request):
+    # PasswordResetForm finds accounts by `email__iexact`, then compares NFKC-casefolded.
+    return canonical_login(request.POST.get("email"), ignore_case=True)
+
+
 #: group -> (setting holding the rate, what each attempt is counted by)
 LIMITS = {
-    "accounts.login": ("LOGIN_RATE", ("ip", "post:username")),
+    "accounts.login": ("LOGIN_RATE", ("ip", _username)),
     "accounts.signup": ("SIGNUP_RATE", ("ip",)),
-    "accounts.password_reset": ("PASSWORD_RESET_RATE", ("ip", "post:email")),
+    "accounts.password_reset": ("PASSWORD_RESET_RATE", ("ip", _email)),
     "accounts.verification_mail": ("VERIFICATION_MAIL_RATE", ("user",)),
 }
 

@@ -3,12 +3,12 @@ sign-up, password reset and the verification mail now are (per client address,
 and per username or e-mail asked for); the assessment's code submission is in
 tests/teams/test_candidate_flow.py."""
 import pytest
-from django.contrib.auth import get_user_model
+from django.contrib.auth import authenticate, get_user_model
 from django.core.cache import cache
 from django.test import RequestFactory
 from django.urls import reverse
 
-from interview_platform.accounts.ratelimits import forwarded_client_ip
+from interview_platform.accounts.ratelimits import canonical_login, forwarded_client_ip
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-passphrase-for-tests"
@@ -74,3 +74,39 @@ def test_behind_the_proxy_the_client_address_is_the_one_it_appended():
     request = RequestFactory().get("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7", REMOTE_ADDR="172.18.0.5")
     assert forwarded_client_ip(request) == "203.0.113.7"  # the first entry is the client's own claim
     assert forwarded_client_ip(RequestFactory().get("/", REMOTE_ADDR="172.18.0.5")) == "172.18.0.5"
+
+
+# -- issue 29, finding 2: the limits counted the value as typed --------------------------
+
+RESET = "password_reset"
+
+
+@pytest.mark.parametrize("typed", [" candidate", "candidate ", "\tcandidate", "ｃａｎｄｉｄａｔｅ"])
+def test_a_username_typed_another_way_shares_its_limit(client, candidate, settings, typed):
+    """Django strips the username and NFKC-normalises it before looking the account up, so
+    each of these signs in as `candidate`: each was a fresh allowance of guesses."""
+    settings.LOGIN_RATE = "3/m"
+    for n in range(3):
+        sign_in(client, "candidate", f"guess-{n}", address=f"10.0.0.{n}")
+    blocked = sign_in(client, typed, "correct-horse-battery", address="10.0.0.99")
+    assert blocked.status_code == 429 and "_auth_user_id" not in client.session
+
+
+def test_sign_in_matches_usernames_case_sensitively_so_the_limit_does_too(candidate):
+    """Why the username's key keeps its case: the account is found by an exact match, so
+    `CANDIDATE` guesses no password of `candidate`'s (a backend that ignores case must fold it)."""
+    assert authenticate(username="CANDIDATE", password="correct-horse-battery") is None
+    assert authenticate(username="ｃａｎｄｉｄａｔｅ ", password="correct-horse-battery") is None  # the form normalises, not the backend
+    assert canonical_login(" ｃａｎｄｉｄａｔｅ\t", ignore_case=False) == "candidate"
+    assert canonical_login("Carol", ignore_case=False) == "Carol"
+
+
+@pytest.mark.parametrize("typed", [" candidate@example.com", "candidate@example.com\t", "Candidate@EXAMPLE.com", "ｃａｎｄｉｄａｔｅ@example.com"])
+def test_an_address_typed_another_way_shares_its_reset_limit(client, candidate, settings, mailoutbox, typed):
+    """A reset matches the address ignoring case (and compares it NFKC-casefolded): each of
+    these asked again for `candidate`'s reset, past the limit."""
+    settings.PASSWORD_RESET_RATE = "2/h"
+    for n in range(2):
+        client.post(reverse(RESET), {"email": candidate.email}, REMOTE_ADDR=f"10.0.0.{n}")
+    assert client.post(reverse(RESET), {"email": typed}, REMOTE_ADDR="10.0.0.99").status_code == 429
+    assert len(mailoutbox) == 2
