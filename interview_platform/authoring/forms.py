@@ -14,20 +14,27 @@ CODE_ATTRS = {"rows": 16, "spellcheck": "false", "class": "code-input"}
 
 
 class NewExerciseForm(forms.ModelForm):
-    """A new coding exercise's page: what candidates read. Its code comes next (from a template)."""
+    """A new coding exercise's page: what candidates read, with every section the bank
+    requires of an exercise (so it can be exported). Its code comes next (from a template)."""
 
     class Meta:
         model = Question
-        fields = ["title", "slug", "topic", "difficulty", "prompt"]
-        help_texts = {"prompt": "Markdown: what the candidate is asked to write."}
+        fields = ["title", "slug", "topic", "difficulty", "prompt", "sample_answer", "hints"]
+        help_texts = {
+            "prompt": "Markdown: what the candidate is asked to write.",
+            "sample_answer": "Markdown: how a strong answer does it, shown to candidates after they answer.",
+            "hints": "Markdown, optional: hints a candidate may open.",
+        }
 
     #: What the bank's folder names and addresses look like: lowercase words joined by hyphens.
     SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        topics = sorted(set(Question.objects.values_list("topic", flat=True)))
-        self.fields["topic"] = forms.ChoiceField(choices=[(topic, topic) for topic in topics], label="Topic")
+        # The bank's one list: a topic typed elsewhere (the admin) would make the entry unexportable.
+        self.fields["topic"] = forms.ChoiceField(choices=[(topic, topic) for topic in loader.TOPIC_FOLDERS], label="Topic")
+        for section in loader.REQUIRED_SECTIONS[Kind.CODING]:
+            self.fields[section].required = True
         # Checked by clean_slug, which can say what would do instead of "Enter a valid slug".
         self.fields["slug"] = forms.CharField(
             label="Slug", max_length=120, required=False,

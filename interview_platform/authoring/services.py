@@ -1,4 +1,6 @@
 """What the authoring pages do (see authoring.views for who may)."""
+import os
+import tempfile
 from pathlib import Path
 
 from django.db import transaction
@@ -11,11 +13,13 @@ from .models import AuthoringEvent
 
 
 class AuthoringError(Exception):
-    """A refusal with a message written for the author."""
+    """A refusal with a message written for the author, and the reasons behind it when
+    there are several (each a line the author can act on)."""
 
-    def __init__(self, message):
+    def __init__(self, message, reasons=()):
         super().__init__(message)
         self.message = message
+        self.reasons = list(reasons)
 
 
 def version_files(version):
@@ -78,14 +82,20 @@ def create_version(question, spec, files, user):
 
 def export_to_bank(question, user, root=None):
     """Write one question (and its current exercise version) to the bank in the
-    canonical layout load_bank reads. Returns the path inside the bank."""
+    canonical layout load_bank reads, and return its path inside the bank.
+
+    Nothing is written unless the entry passes the loader's own reading of it (on a
+    staged copy), and it replaces the old entry by renaming, so the bank never holds
+    an entry load_bank would refuse or one half written. Raises AuthoringError, the
+    bank unchanged, when the loader refuses the entry or the disk write fails."""
     root = Path(root or loader.default_bank_dir())
     entry = loader.entry_from_question(question)
-    entry_format = loader.format_for_kind(question.kind)
-    entry_format.write(root, entry.path, entry.fields, entry.spec, entry.files)
+    try:
+        written = _write_checked(root, entry)
+    except OSError as error:
+        raise AuthoringError(f"Not exported: writing to the bank failed ({error}). The bank is as it was.") from None
     # Hash the file as load_bank will read it (PostgreSQL may hand back JSON keys in
     # another order than the file has), so the next load_bank leaves the row alone.
-    written = entry_format.parse(root / entry.path, entry.path)
     Question.objects.filter(pk=question.pk).update(source_path=entry.path, content_hash=written.content_hash)
     AuthoringEvent.objects.create(
         user=user,
@@ -95,3 +105,45 @@ def export_to_bank(question, user, root=None):
         detail=entry.path,
     )
     return entry.path
+
+
+#: Staging folders are made inside the bank, so the final rename stays on one file system;
+#: load_bank skips names that start with a dot, so it never reads one.
+STAGING_PREFIX = ".export-"
+
+
+def _write_checked(root, entry):
+    """Render `entry` into a staging folder, read it back with the loader (every check
+    load_bank makes of a file), and move it into `root` only if it passed. Returns the
+    entry as the loader read it."""
+    root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=root, prefix=STAGING_PREFIX) as staging:
+        staging = Path(staging)
+        loader.format_for_kind(entry.fields["kind"]).write(staging, entry.path, entry.fields, entry.spec, entry.files)
+        staged, errors = loader.read_bank(staging)
+        if errors or len(staged) != 1:
+            raise AuthoringError(
+                "Not exported, and nothing was written: load_bank would refuse this entry. Fix what is listed "
+                "(the question's text, topic and sections are edited in the admin, its code on the edit page) "
+                "and export again.",
+                reasons=[str(error) for error in errors] or [f"{entry.path}: load_bank would not find it in the bank"],
+            )
+        _move_into_place(staging / entry.path, root / entry.path, aside=staging / ".previous")
+    return staged[0]
+
+
+def _move_into_place(staged, target, aside):
+    """Replace `target` with `staged` by renames, each atomic on one file system: a reader
+    of the bank sees the old entry or the new one, never part of either. A folder cannot
+    be renamed over a non-empty one, so an old exercise folder first moves `aside`
+    (removed with the staging folder); for that instant the entry is absent, not partial."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not (staged.is_dir() and target.exists()):
+        os.replace(staged, target)
+        return
+    os.replace(target, aside)
+    try:
+        os.replace(staged, target)
+    except OSError:
+        os.replace(aside, target)
+        raise

@@ -55,13 +55,17 @@ def new_exercise(request):
 @author_required
 def exercise(request, slug):
     question = get_object_or_404(Question, slug=slug)
-    context = {
+    return render(request, "authoring/exercise.html", _exercise_context(question))
+
+
+def _exercise_context(question, export_error=None):
+    return {
         "question": question,
         "versions": question.exercise_versions.all() if question.kind == Kind.CODING else [],
         "current": question.current_exercise(),
         "events": question.authoring_events.select_related("user", "exercise_version")[:20],
+        "export_error": export_error,
     }
-    return render(request, "authoring/exercise.html", context)
 
 
 @author_required
@@ -104,7 +108,11 @@ def edit(request, slug):
 @require_POST
 def export(request, slug):
     question = get_object_or_404(Question, slug=slug)
-    path = services.export_to_bank(question, request.user)
+    try:
+        path = services.export_to_bank(question, request.user)
+    except AuthoringError as error:
+        # Shown beside the export button, as a form's errors are.
+        return render(request, "authoring/exercise.html", _exercise_context(question, export_error=error))
     messages.success(request, f"Exported to questions/bank/{path}.")
     return redirect("authoring:exercise", slug)
 

@@ -1,8 +1,9 @@
 """The question bank on disk <-> Question / ExerciseVersion rows.
 
 Files under questions/bank/ are the source of truth. `load_bank` reads them all,
-validates everything first and writes nothing unless every file is good (one
-transaction). It is idempotent: each entry's canonical text is hashed, and a row
+validates everything first, leaves out (and names) any entry that is bad and
+writes the rest in one transaction; a strict load writes nothing unless every
+file is good. It is idempotent: each entry's canonical text is hashed, and a row
 whose hash and path match is left alone. A question whose file disappeared is
 retired, never deleted (attempts and submissions keep pointing at it); a file
 that comes back restores it. Coding exercises get a new ExerciseVersion only

@@ -1,6 +1,7 @@
-"""The bank and the database: load_bank (all or nothing, idempotent, retiring
-what disappeared, a new ExerciseVersion only when an exercise changed) and
-dump_bank (rows back to files in the canonical layout)."""
+"""The bank and the database: load_bank (idempotent, retiring what disappeared,
+a new ExerciseVersion only when an exercise changed; a broken entry is left out
+unless the load is strict, which is all or nothing) and dump_bank (rows back to
+files in the canonical layout)."""
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,16 +24,25 @@ class LoadReport:
     restored: list = field(default_factory=list)
     retired: list = field(default_factory=list)
     new_versions: list = field(default_factory=list)
+    #: BankErrors of the entries left out (not loaded; a question they held stays as it was).
+    problems: list = field(default_factory=list)
 
     @property
     def changed(self):
         return bool(self.created or self.updated or self.restored or self.retired or self.new_versions)
+
+    @property
+    def left_out(self):
+        """The bank paths whose entries were not loaded."""
+        return sorted({problem.path for problem in self.problems})
 
     def summary(self):
         counts = (
             f"{len(self.created)} created, {len(self.updated)} updated, {len(self.unchanged)} unchanged, "
             f"{len(self.retired)} retired, {len(self.restored)} restored, {len(self.new_versions)} new exercise version(s)"
         )
+        if self.left_out:
+            counts += f"; {len(self.left_out)} {'entry' if len(self.left_out) == 1 else 'entries'} not loaded"
         return counts if self.changed else f"Nothing changed: {counts}."
 
 
@@ -69,29 +79,61 @@ def validate_exercise_entry(entry):
     return result.report, ""
 
 
-def load_bank(root=None, *, validate=True):
-    """Load the bank at `root` (default questions/bank/). All or nothing: raises
-    BankLoadError listing every problem, having written nothing."""
+def load_bank(root=None, *, validate=True, strict=False):
+    """Load the bank at `root` (default questions/bank/) and return a LoadReport.
+
+    An entry that cannot be loaded (a bad file, a duplicate slug, an exercise whose
+    model solution fails validation) is left out and listed in `report.problems`; the
+    question it held, if any, keeps its last loaded version (neither updated nor
+    retired), so one bad file never takes the site down. Raises BankLoadError, having
+    written nothing, when `strict` and there is any problem, or when there are
+    problems and no entry at all could be loaded."""
     root = Path(root or default_bank_dir())
     if not root.is_dir():
         raise BankLoadError([BankError(str(root), "not a directory")])
     entries, errors = read_bank(root)
-    if errors:
+    entries = _without_broken(entries, errors)
+    if strict and errors:
         raise BankLoadError(errors)
     plans = _plan(entries)
     if validate:
-        for plan in plans:
-            if plan.needs_version:
-                plan.validation_report, message = validate_exercise_entry(plan.entry)
-                if message:
-                    errors.append(BankError(plan.entry.path, message))
-    if errors:
+        failed = _validate_new_versions(plans)
+        errors.extend(failed)
+        plans = _without_failed(plans, failed)
+    if errors and (strict or not plans):
         raise BankLoadError(errors)
     with transaction.atomic():
-        return _apply(plans)
+        report = _apply(plans, kept_paths={error.path for error in errors})
+    report.problems = errors
+    return report
 
 
-def _apply(plans):
+def _without_broken(entries, errors):
+    """The entries no error names (read_bank reports the second of two entries with one slug)."""
+    broken = {error.path for error in errors}
+    return [entry for entry in entries if entry.path not in broken]
+
+
+def _without_failed(plans, failed):
+    failed_paths = {error.path for error in failed}
+    return [plan for plan in plans if plan.entry.path not in failed_paths]
+
+
+def _validate_new_versions(plans):
+    """Grade every exercise that needs a new version; returns a BankError for each that fails."""
+    errors = []
+    for plan in plans:
+        if not plan.needs_version:
+            continue
+        plan.validation_report, message = validate_exercise_entry(plan.entry)
+        if message:
+            errors.append(BankError(plan.entry.path, message))
+    return errors
+
+
+def _apply(plans, kept_paths):
+    """Write the plans' entries; retire live bank questions whose file is gone, except
+    those at `kept_paths` (entries left out this time, whose file is still there)."""
     report = LoadReport()
     now = timezone.now()
     for plan in plans:
@@ -114,7 +156,7 @@ def _apply(plans):
             report.new_versions.append(entry.slug)
     loaded = [plan.entry.slug for plan in plans]
     # Only questions that came from bank files are retired; ones written in the admin have no file.
-    gone = Question.objects.live().exclude(source_path="").exclude(slug__in=loaded)
+    gone = Question.objects.live().exclude(source_path="").exclude(slug__in=loaded).exclude(source_path__in=kept_paths)
     report.retired = list(gone.values_list("slug", flat=True))
     gone.update(retired_at=now)
     record_bank_change()  # a queryset update sends no post_save

@@ -52,7 +52,7 @@ def test_new_exercise_button_makes_a_private_coding_question(client, author, new
     assert reverse("authoring:new_exercise") in client.get(reverse("authoring:index")).content.decode()
     response = client.post(reverse("authoring:new_exercise"), {
         "title": "Vectorise a loop", "slug": "vectorise-a-loop", "topic": new_question.topic,
-        "difficulty": "easy", "prompt": "Make it fast.",
+        "difficulty": "easy", "prompt": "Make it fast.", "sample_answer": "One NumPy expression.",
     })
     assert response.status_code == 302 and response["Location"] == reverse("authoring:edit", args=["vectorise-a-loop"])
     question = Question.objects.get(slug="vectorise-a-loop")
@@ -73,7 +73,7 @@ def test_a_slug_is_made_from_the_title_or_corrected_with_a_suggestion(client, au
     client.force_login(author)
     response = client.post(reverse("authoring:new_exercise"), {
         "title": "Sum of squares, without a loop!", "slug": typed, "topic": new_question.topic,
-        "difficulty": "easy", "prompt": "Make it fast.",
+        "difficulty": "easy", "prompt": "Make it fast.", "sample_answer": "One NumPy expression.",
     })
     if error:
         assert response.status_code == 200 and error in response.content.decode()
@@ -87,6 +87,7 @@ def test_a_slug_made_from_a_long_title_fits_its_field(client, author, new_questi
     title = "word " * 39  # 194 characters: its slug would be too
     client.post(reverse("authoring:new_exercise"), {
         "title": title, "slug": "", "topic": new_question.topic, "difficulty": "easy", "prompt": "Make it fast.",
+        "sample_answer": "One NumPy expression.", "sample_answer": "One NumPy expression.",
     })
     slug = Question.objects.exclude(pk=new_question.pk).get().slug
     assert len(slug) <= 120 and slug.startswith("word-word") and not slug.endswith("-")

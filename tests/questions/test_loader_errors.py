@@ -1,5 +1,5 @@
-"""Bad bank files are rejected with their path and the reason; all errors are
-reported together and nothing is loaded."""
+"""Bad bank files are rejected with their path and the reason. Strict loads (CI's) report
+every error together and load nothing; test_loader_partial.py has the default load."""
 import pytest
 from django.core.management import CommandError, call_command
 
@@ -11,7 +11,7 @@ from .conftest import CODING_SECTIONS, NUMERIC_SECTIONS, concept_front, markdown
 
 def errors_for(root):
     with pytest.raises(BankLoadError) as caught:
-        load_bank(root, validate=False)
+        load_bank(root, validate=False, strict=True)
     return [str(error) for error in caught.value.errors]
 
 
@@ -142,12 +142,12 @@ class TestRejectedExercises:
 
 
 @pytest.mark.django_db
-def test_all_errors_are_reported_and_nothing_is_loaded(bank, capsys):
+def test_strict_reports_all_errors_and_loads_nothing(bank, capsys):
     bank.concept()  # a good file
     bank.concept(slug="bad-difficulty", difficulty="trivial")
     bank.numeric(tolerance="loose")
     with pytest.raises(CommandError, match="nothing was loaded"):
-        call_command("load_bank", path=str(bank.root), skip_validation=True)
+        call_command("load_bank", path=str(bank.root), skip_validation=True, strict=True)
     stderr = capsys.readouterr().err
     assert "algorithmic-complexity/bad-difficulty.md: bad difficulty 'trivial'" in stderr
     assert "technical-foundation/gib-in-bytes.md: 'tolerance' must be a relative tolerance" in stderr

@@ -9,7 +9,7 @@ from questions.models import Kind, Question
 
 @pytest.mark.django_db
 def test_real_bank_loads():
-    call_command("load_bank", path=str(default_bank_dir()), skip_validation=True)
+    call_command("load_bank", path=str(default_bank_dir()), skip_validation=True, strict=True)  # every file, or fail
     live = Question.objects.live()
     assert live.filter(kind__in=[Kind.CONCEPT, Kind.NUMERIC]).count() >= 100
     assert live.filter(kind=Kind.NUMERIC).count() >= 45
