@@ -89,8 +89,9 @@ def attempt(request, slug, pk):
             return redirect("questions:attempt", slug=slug, pk=pk)
         context["form"] = form
     elif question.kind == Kind.NUMERIC:
-        context["converted_value"], _ = to_question_unit(attempt.numeric_input, question.answer_unit)
-        slip = unit_slip(context["converted_value"], question.answer_value, question.tolerance)
+        reading = to_question_unit(attempt.numeric_input, question.answer_unit)
+        context["converted_value"], context["unit_read"] = reading.value, reading.unit_read
+        slip = unit_slip(reading.value, question.answer_value, question.tolerance)
         context["unit_slip"] = slip_words(slip) if slip else ""
     return render(request, "questions/attempt.html", context)
 

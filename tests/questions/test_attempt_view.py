@@ -50,7 +50,7 @@ def test_numeric_result_shows_expected_value_and_explanation(candidate_client, l
     )
     html = candidate_client.get(attempt_url(attempt)).content.decode()
     assert "<h2>Correct</h2>" in html
-    assert "4 GiB = 4.29497e+09 bytes" in html
+    assert "4 GiB (read as gibibytes) = 4.29497e+09 bytes" in html
     assert "4.29497e+09 bytes (within 1%)" in html
     assert '<span class="math inline">\\(4 \\times 2^{30} = 2^{32}\\)</span>' in html
     assert "3 / 5" in html

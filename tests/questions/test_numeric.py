@@ -103,7 +103,7 @@ def test_count_words_in_ies_and_s_have_a_singular():
 
 def test_a_checked_number_carries_its_value_and_verdict():
     result = check("4 GiB")
-    assert result == NumericCheck(value=4294967296.0, correct=True) and result.ok
+    assert result == NumericCheck(value=4294967296.0, correct=True, unit_read="gibibytes") and result.ok
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.correct = False  # a verdict, not a draft
     assert check("150 ms", answer=0.15, unit="s").value == pytest.approx(0.15)
