@@ -13,12 +13,18 @@ from pathlib import Path
 from . import config
 from .client import Api
 from .errors import CliError
-from .render import exercise_readme, format_board, format_submission, format_table
+from .render import exercise_readme, format_board, format_submission, format_table, printable
 
 POLL_INTERVAL_S = 1.0
 SPINNER = "|/-\\"
 BAR_WIDTH = 24
 NOT_ACCEPTED = 1
+
+
+def say(text, file=None):
+    """Print a line to the terminal (stdout unless `file`), without the control characters
+    a server-provided string in it could use to rewrite the terminal."""
+    print(printable(text), file=file)
 
 
 def read_code(path):
@@ -49,8 +55,8 @@ def cmd_login(args):
     me = Api(args.server, token).get("me/")
     path = config.save(args.server.rstrip("/"), token)
     scope = me["token"]["scope"] if me.get("token") else "session"
-    print(f"Logged in to {args.server} as {me['username']} (token scope: {scope}; expires {me['token']['expires_at'][:10]}).")
-    print(f"Saved to {path} (readable by you only).")
+    say(f"Logged in to {args.server} as {me['username']} (token scope: {scope}; expires {me['token']['expires_at'][:10]}).")
+    say(f"Saved to {path} (readable by you only).")
     return 0
 
 
@@ -58,9 +64,9 @@ def cmd_list(args):
     path = "exercises/" if args.kind == "coding" else "questions/"
     rows = api_from_config().all_pages(path, topic=args.topic, kind=None if args.kind == "coding" else args.kind, difficulty=args.difficulty)
     if not rows:
-        print("Nothing matches.")
+        say("Nothing matches.")
         return 0
-    print(format_table(["slug", "kind", "difficulty", "topic"], [[r["slug"], r["kind"], r["difficulty"], r["topic"]] for r in rows]))
+    say(format_table(["slug", "kind", "difficulty", "topic"], [[r["slug"], r["kind"], r["difficulty"], r["topic"]] for r in rows]))
     return 0
 
 
@@ -73,8 +79,8 @@ def cmd_pull(args):
         raise CliError(f"{starter} exists; pass --force to overwrite it.")
     starter.write_text(exercise["starter_code"], encoding="utf-8")
     (folder / "README.md").write_text(exercise_readme(exercise), encoding="utf-8")
-    print(f"Wrote {starter} and {folder / 'README.md'} (v{exercise['version']}: define {exercise['entry_point']}).")
-    print(f"Next: edit {starter}, then `hotpath check {args.slug} {starter}` or `hotpath submit {args.slug} {starter} --wait`.")
+    say(f"Wrote {starter} and {folder / 'README.md'} (v{exercise['version']}: define {exercise['entry_point']}).")
+    say(f"Next: edit {starter}, then `hotpath check {args.slug} {starter}` or `hotpath submit {args.slug} {starter} --wait`.")
     return 0
 
 
@@ -102,7 +108,7 @@ def wait_for(api, submission, show_progress):
     width = 0
     while not submission["is_final"]:
         if show_progress:
-            line = progress_line(submission, tick, time.monotonic() - started)
+            line = printable(progress_line(submission, tick, time.monotonic() - started))
             sys.stderr.write("\r" + line.ljust(width))
             sys.stderr.flush()
             width = len(line)
@@ -130,12 +136,12 @@ def follow(api, submission, args):
     """Say what was submitted, or with --wait show its progress, then its verdict."""
     if not args.wait:
         if args.json:
-            print(json.dumps(submission, indent=1))
+            say(json.dumps(submission, indent=1))
         else:
-            print(f"Submitted #{submission['id']} ({submission['status']}): {submission['web_url']}")
+            say(f"Submitted #{submission['id']} ({submission['status']}): {submission['web_url']}")
         return 0
     submission = wait_for(api, submission, show_progress=not args.json and sys.stderr.isatty())
-    print(json.dumps(submission, indent=1) if args.json else format_submission(submission))
+    say(json.dumps(submission, indent=1) if args.json else format_submission(submission))
     return 0 if submission["accepted"] else NOT_ACCEPTED
 
 
@@ -150,13 +156,13 @@ def cmd_submit(args):
 
 def cmd_show(args):
     submission = api_from_config().get(f"submissions/{args.submission}/")
-    print(json.dumps(submission, indent=1) if args.json else format_submission(submission))
+    say(json.dumps(submission, indent=1) if args.json else format_submission(submission))
     return 0
 
 
 def cmd_leaderboard(args):
     board = api_from_config().get(f"leaderboards/exercises/{args.slug}/", hardware=args.hardware, page=args.page)
-    print(format_board(board))
+    say(format_board(board))
     return 0
 
 
@@ -219,10 +225,10 @@ def main(argv=None):
     try:
         return args.run(args)
     except CliError as exc:
-        print(f"hotpath: {exc}", file=sys.stderr)
+        say(f"hotpath: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("\nhotpath: interrupted", file=sys.stderr)
+        say("\nhotpath: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`hotpath list | head`): stop quietly, as other command-line tools do.

@@ -1,7 +1,16 @@
 """Plain-text views of what the API returns."""
+import unicodedata
+
 from .errors import CliError
 
 MISSING = "-"
+
+
+def printable(text):
+    """`text` without control characters (Unicode category C*: escape sequences, carriage
+    returns, bidi overrides, zero-width marks), which a string from the server could use
+    to rewrite the user's terminal; line breaks, the views' own layout, stay."""
+    return "".join(char for char in text if char == "\n" or not unicodedata.category(char).startswith("C"))
 
 
 def format_table(headers, rows):

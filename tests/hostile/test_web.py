@@ -1,10 +1,12 @@
 """The web side of hostile submissions: what the submit form refuses, CSRF on
 every POST, learner and author text never running as script, and nobody
 reading another person's code or report."""
+import importlib
 import re
 import uuid
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.test import Client
@@ -13,6 +15,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from grader import services
 from grader.models import Submission
 from grader.states import Status, Verdict
+from interview_platform.accounts.models import Profile, profile_for
 from questions.models import ExerciseVersion, Question
 
 from .conftest import tiny_exercise
@@ -277,3 +280,32 @@ def test_owner_and_staff_can_see_a_submission(client, candidate, staff_author, e
         client.force_login(user)
         response = client.get(reverse("grader:detail", args=[submission.pk]))
         assert response.status_code == 200 and "# mine" in response.content.decode()
+
+
+# -- issue 29, finding 3: terminal escapes in a display name -----------------------------
+
+
+@pytest.mark.parametrize("name", ["\x1b[2J\x1b[31mroot", "evil\u202egnp.exe", "line\rover", "tab\there", "zero\u200bwidth"])
+def test_a_display_name_with_control_characters_is_refused(candidate_client, candidate, name):
+    """A display name is printed on other people's pages and terminals (`hotpath
+    leaderboard`): an escape sequence in it rewrote their screen."""
+    response = candidate_client.post(reverse("accounts:profile"), {"display_name": name, "show_on_leaderboards": "on"})
+    assert response.status_code == 200
+    assert "A display name cannot hold control characters" in response.content.decode()
+    assert profile_for(candidate).display_name == ""
+
+
+def test_a_display_name_of_letters_from_any_script_is_kept(candidate_client, candidate):
+    candidate_client.post(reverse("accounts:profile"), {"display_name": "Zoë 李-O'Neil", "show_on_leaderboards": "on"})
+    assert profile_for(candidate).display_name == "Zoë 李-O'Neil"
+
+
+def test_display_names_stored_before_lose_their_control_characters(candidate):
+    """The migration that brought the check cleans the names already stored, which the API
+    and the leaderboards would otherwise go on serving."""
+    profile = profile_for(candidate)
+    Profile.objects.filter(pk=profile.pk).update(display_name="\x1b[2JPat\u202e")
+    migration = importlib.import_module("interview_platform.accounts.migrations.0003_profile_display_name_printable")
+    migration.strip_control_characters(django_apps, None)
+    profile.refresh_from_db()
+    assert profile.display_name == "[2JPat"

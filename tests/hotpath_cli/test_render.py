@@ -1,5 +1,8 @@
 """The terminal's view of a graded submission: what the page shows, in text."""
-from hotpath_cli import render
+import unicodedata
+
+from hotpath_cli import main, render
+from hotpath_cli.errors import CliError
 
 PROFILE = {
     "status": "done", "reason": "", "size": 6_400_000, "seconds": 0.03, "traced_s": 0.02,
@@ -94,3 +97,51 @@ def test_a_board_says_when_a_figure_is_the_middle_of_several_gradings():
     assert text.endswith("Your place: #2 at 30x (middle of 3).\nThe same code graded more than once counts by its middle grading.")
     board["results"][1]["gradings"] = 1
     assert "middle" not in render.format_board(board)
+
+
+# -- issue 29, finding 3: what the server sends reaches the terminal without its escapes ------
+
+#: A display name stored before the server refused control characters: clear the screen, retitle
+#: the window, turn the text right to left, and a carriage return that overwrites the line.
+HOSTILE = "\x1b[2J\x1b]0;owned\x07Pat\u202e\r\x9b31m"
+
+
+def board_with(name):
+    result = {"rank": 1, "name": name, "speedup": 40.0, "gradings": 1, "peak_memory_bytes": 2**20,
+              "exercise_version": 1, "achieved_at": "2026-12-05T03:00:00Z", "is_you": False}
+    return {"exercise": "loop", "hardware": "cpu", "hardware_available": ["cpu"], "count": 1, "page": 1, "pages": 1,
+            "results": [result], "you": None}
+
+
+class FakeApi:
+    def __init__(self, board):
+        self.board = board
+
+    def get(self, path, **params):
+        if isinstance(self.board, Exception):
+            raise self.board
+        return self.board
+
+
+def run_leaderboard(monkeypatch, capsys, answer):
+    monkeypatch.setattr(main, "api_from_config", lambda: FakeApi(answer))
+    status = main.main(["leaderboard", "loop"])
+    return status, capsys.readouterr()
+
+
+def test_the_leaderboard_prints_no_control_characters_the_server_sent(monkeypatch, capsys):
+    status, printed = run_leaderboard(monkeypatch, capsys, board_with(HOSTILE))
+    assert status == 0
+    assert "[2J]0;ownedPat31m" in printed.out
+    assert not [ch for ch in printed.out if ch != "\n" and unicodedata.category(ch).startswith("C")]
+
+
+def test_a_refusal_the_server_wrote_is_printed_without_its_escapes(monkeypatch, capsys):
+    status, printed = run_leaderboard(monkeypatch, capsys, CliError(f"No such exercise {HOSTILE}"))
+    assert status == 2
+    assert printed.err == "hotpath: No such exercise [2J]0;ownedPat31m\n"
+
+
+def test_printable_keeps_line_breaks_and_every_printable_letter():
+    assert render.printable("Zoë 李\nnext line") == "Zoë 李\nnext line"
+    assert render.printable(HOSTILE) == "[2J]0;ownedPat31m"  # what is left is text, not a command
