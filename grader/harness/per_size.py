@@ -48,6 +48,9 @@ class SizeRecord:
         self.answer_bytes = 0
         self.correct = True
         self.stopped = STOPPED_PLANNED
+        # Pairs dropped and timed again because the reference was held off its CPU
+        # (Grading._undisturbed_pair): not in the figures, counted here.
+        self.retimed = 0
 
     def overhead(self):
         """The echo timings the statistics net both sides of, or None on GPU
@@ -88,6 +91,7 @@ def summary(record):
         reference_staging_s=_median_or_none(record.staging["reference"]),
         pairs=len(submission),
         stopped=record.stopped,
+        retimed_pairs=record.retimed,
         calls=_calls(record),
     )
 
@@ -112,6 +116,7 @@ def entry(size, correct, **numbers):
         "transfer_overhead_s": None,
         "pairs": None,
         "stopped": None,
+        "retimed_pairs": None,
         "calls": None,
     }
     fields.update(numbers)

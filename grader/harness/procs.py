@@ -297,6 +297,96 @@ def freeze_all_except(active_pid=None):
     return len(others)
 
 
+def _thread_runtimes_ns(pid):
+    """{tid: nanoseconds on a CPU so far} for every live thread of `pid`: the
+    first field of each thread's /proc schedstat (the scheduler's own count,
+    exact to the nanosecond, where /proc stat rounds to clock ticks)."""
+    runtimes = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return runtimes
+    for tid in tids:
+        try:
+            runtimes[tid] = int(_read(f"/proc/{pid}/task/{tid}/schedstat").split()[0])
+        except (OSError, IndexError, ValueError):
+            continue
+    return runtimes
+
+
+def thread_times_ns(pids):
+    """(nanoseconds on a CPU, nanoseconds runnable but waiting for one), summed
+    over every live thread of `pids`: the first two fields of each thread's
+    /proc schedstat. Whatever else a thread's wall time holds it spent
+    stopped or asleep. None where the kernel keeps no scheduler statistics."""
+    ran = waited = 0
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                fields = _read(f"/proc/{pid}/task/{tid}/schedstat").split()
+                ran += int(fields[0])
+                waited += int(fields[1])
+            except FileNotFoundError:
+                continue
+            except (OSError, IndexError, ValueError):
+                return None
+    return ran, waited
+
+
+def _process_facts(pid):
+    """(state, whole-process CPU seconds incl. exited threads and reaped children,
+    {tid: runtime ns}) or None when gone."""
+    facts = read_stat(pid)
+    if facts is None:
+        return None
+    state, _, own, children = facts
+    return state, own + children, _thread_runtimes_ns(pid)
+
+
+def paused_snapshot(active_pid=None):
+    """What every paused process of the sandbox has run so far: {pid: facts}
+    for every process outside `active_pid`'s tree, zombies left out (they
+    can be reaped at any time and run no more). Taken once the freeze is
+    confirmed; `ran_while_paused` compares a later view against it."""
+    parents = parent_map()
+    keep = set(subtree(active_pid, parents)) if active_pid else set()
+    snapshot = {}
+    for pid in sandbox_pids(parents):
+        if pid in keep:
+            continue
+        facts = _process_facts(pid)
+        if facts is not None and facts[0] not in "ZX":
+            snapshot[pid] = facts
+    return snapshot
+
+
+def ran_while_paused(snapshot):
+    """Why a process paused in `snapshot` must have run since, or None.
+
+    A stopped process never runs: it gains no CPU time, its threads neither
+    start nor end, and it cannot exit (only SIGKILL ends it, which nothing in
+    the sandbox may send it). Any of these therefore proves that it was woken
+    (SIGCONT from a timer, a kernel-sent signal...) whatever the route, so
+    the call it overlapped cannot be trusted."""
+    for pid, (_, cpu_before, threads_before) in snapshot.items():
+        facts = _process_facts(pid)
+        if facts is None or facts[0] in "ZX":
+            return f"paused process {pid} exited"
+        _, cpu_after, threads_after = facts
+        if cpu_after > cpu_before:
+            return f"paused process {pid} used CPU time"
+        if set(threads_after) != set(threads_before):
+            return f"paused process {pid} started or ended a thread"
+        for tid, runtime in threads_after.items():
+            if runtime > threads_before[tid]:
+                return f"paused process {pid} ran ({(runtime - threads_before[tid]) / 1e6:.3f} ms on a CPU)"
+    return None
+
+
 def resume_tree(root):
     send_signal(subtree(root), signal.SIGCONT)
 

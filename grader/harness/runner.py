@@ -13,9 +13,8 @@ the entry point. Either way the supervisor can measure and subtract the
 harness's own share of a call. The supervisor trusts nothing the submission's runner says except the bytes of
 its (sealed) result: timing, memory and CPU figures are taken from outside.
 The reference runner is non-dumpable, so the submission cannot ptrace it or
-write its memory; it becomes dumpable only between "arm" and the next message, while
-the supervisor holds every other process stopped, so the supervisor can reset
-its peak-RSS counter.
+open its memory; it is dumpable only inside its own "arm" handling, for the
+calls that reset its peak-RSS counter, while every other process is paused.
 """
 import cProfile
 import functools
@@ -27,6 +26,7 @@ import pstats
 import resource
 import socket
 import sys
+import time
 import traceback
 import types
 
@@ -69,6 +69,7 @@ class Runner:
         self.allowed_imports = allowed_imports
         self.device = None
         self.function = None
+        self.received_ns = 0  # perf_counter_ns when the message being answered arrived
         self.target = target
         # A GPU call's state between its "stage", "call" and "fetch" messages.
         self.staged_args = None
@@ -100,15 +101,15 @@ class Runner:
                 message, fds = self.channel.receive()
             except ipc.ChannelClosed:
                 return
+            self.received_ns = time.perf_counter_ns()
             op = message.get("op")
-            # Same syscall on both sides so the two code paths stay identical.
-            procs.set_dumpable(self.role != "reference" or op == "arm")
             if not self.handle(op, message, fds):
                 return
 
     def handle(self, op, message, fds):
         """Answers one supervisor message; False ends the runner."""
         if op == "arm":
+            self.reset_own_peak()
             self.channel.send({"op": "armed"})
         elif self.device is None and op == "call":
             self.call(message, fds)
@@ -131,6 +132,17 @@ class Runner:
             ipc.close_fds(fds)
             return False
         return True
+
+    def reset_own_peak(self):
+        """Starts this process's peak-RSS count (VmHWM) afresh. The reference is never
+        dumpable to the others: its /proc files are then the kernel's, so it opens
+        its own clear_refs in the few instructions it is dumpable here, while the
+        supervisor holds every other process paused and proves afterwards that
+        none of them ran (procs.ran_while_paused). Both sides make the same calls,
+        so the two code paths stay identical."""
+        procs.set_dumpable(True)
+        procs.reset_peak_rss(os.getpid())
+        procs.set_dumpable(self.role != "reference")
 
     def prepare(self):
         """Everything before the module's own code runs: the libraries it imports
@@ -278,6 +290,10 @@ class Runner:
         self._send_result(reply, result_fd)
 
     def _send_result(self, reply, result_fd):
+        # When this process had the message and when it answered, on the clock every
+        # process shares: the supervisor's measure of the reference's time off its CPU
+        # (sides.OffCpuWatch) spans these, not its own delays in sending and receiving.
+        reply["window_ns"] = [self.received_ns, time.perf_counter_ns()]
         self.channel.send(reply, [result_fd] if result_fd is not None else [])
         if result_fd is not None:
             os.close(result_fd)

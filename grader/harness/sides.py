@@ -32,7 +32,10 @@ One call, identical for the reference and the submission:
      (about 0.65 ms a call on an H200, more than many kernels take), so the
      reference runner echoes here too: "echo" times that window with no
      entry point in it, nothing staged and nothing fetched;
-  4. everything is stopped again and CPU time and peak RSS are read.
+  4. everything is stopped again and CPU time and peak RSS are read; every
+     process that was paused in 1 must show that it never ran meanwhile
+     (procs.ran_while_paused: no CPU time gained, no thread started or
+     ended), or the call is void, whatever woke it.
 
 A runner is therefore stopped whenever it is not in its own call, so no
 thread or child of it can work in the background; any CPU time it gains
@@ -79,6 +82,9 @@ class CallOutcome:
     # How long the runner's tree waited for its CPU during the call (procs.tree_runqueue_wait_seconds):
     # time another process ran there, inside this call's seconds. None where it cannot be read.
     waited_seconds: float | None = None
+    # CPU reference calls and echoes only: how long, inside the timed window, the
+    # runner's tree was neither on its CPU nor waiting for it (sides.OffCpuWatch).
+    off_cpu_seconds: float | None = None
     process_count: int = 0
     staging_seconds: float | None = None  # GPU only, like fetch_seconds
     fetch_seconds: float | None = None
@@ -115,6 +121,7 @@ class Side:
         # supervisor on the submission side: the reference runner's tree).
         self.trusted_peers = ()
         self.outside_cpu_seconds = 0.0
+        self.off_cpu_seconds = None
         self.load_sampler = None
         self.expected_scheduling = None
         # Resident memory before the module's own code ran (see wait_hello).
@@ -213,6 +220,7 @@ class Side:
         if self.role == "reference" and not procs.scheduling(self.pid) <= self.expected_scheduling:
             self.kill()
             return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
+        paused = procs.paused_snapshot(self.pid)
         procs.resume_tree(self.pid)
         try:
             self.channel.send({"op": "arm"})
@@ -231,7 +239,8 @@ class Side:
         if self.cpu_mark is not None:
             self.outside_cpu_seconds += max(0.0, cpu_before - self.cpu_mark)
         members = procs.accountable(self.pid, self.trusted_peers)
-        procs.reset_peak_rss(self.pid)
+        if self.role != "reference":  # the reference reset its own at "arm" (runner.reset_own_peak)
+            procs.reset_peak_rss(self.pid)
         base_own = procs.rss_bytes(self.pid)
         base_tree = procs.tree_rss_bytes(members)
         scratch_before = scratch_used_bytes(self.scratch) if self.scratch_is_tmpfs else None
@@ -243,6 +252,7 @@ class Side:
 
         outcome = CallOutcome("ok")
         clock = PhaseClock()
+        self.off_cpu_seconds = None
         try:
             reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock, echo_like, answer_bytes, profile)
         except TimeoutError:
@@ -259,6 +269,9 @@ class Side:
             procs.freeze_all_except(None)
         except procs.FreezeFailed as exc:
             return CallOutcome("unfrozen", detail=str(exc))
+        woken = procs.ran_while_paused(paused)
+        if woken is not None:
+            return CallOutcome("unfrozen", detail=woken)
         seconds = clock.seconds("call") or 0.0
 
         if sampler.breached_bytes is not None:
@@ -282,6 +295,7 @@ class Side:
         outcome.staging_seconds = clock.seconds("staging")
         outcome.fetch_seconds = clock.seconds("fetch")
         outcome.cpu_seconds = cpu_after - cpu_before
+        outcome.off_cpu_seconds = self.off_cpu_seconds
         outcome.base_tree_bytes = base_tree
         outcome.peak_tree_bytes = max(sampler.peak_tree_bytes, peak_own + (base_tree - base_own))
         outcome.input_bytes = bundle.size
@@ -329,10 +343,14 @@ class Side:
             spare = ipc.spare_result_memfd(answer_bytes) if answer_bytes > 0 else None
             if spare is not None:
                 request["spare_result"] = True
+            watch = OffCpuWatch(self.pid) if self.role == "reference" else None
             try:
                 with clock.phase("call") as started:
                     self.channel.send({**request, **inputs}, input_fds + ([spare] if spare is not None else []))
-                    return self._receive_result(min(started + budget_ns, deadline_ns))
+                    result = self._receive_result(min(started + budget_ns, deadline_ns))
+                if watch is not None:
+                    self.off_cpu_seconds = watch.seconds(result[0].get("window_ns"))
+                return result
             finally:
                 if spare is not None:
                     os.close(spare)
@@ -385,6 +403,37 @@ class Side:
 
     def output_tail(self):
         return self.drain.tail_text() if self.drain else ""
+
+
+class OffCpuWatch:
+    """How long a trusted runner spent neither on a CPU nor waiting for one (so:
+    stopped, or asleep) while it answered one message.
+
+    The runner stamps when it had the message and when it answered
+    (runner._send_result's window_ns); its threads' run and wait times are read
+    before the message goes out and after the answer is in, a span that holds
+    that window. Within it, a reference does nothing but work: held off its
+    CPU (stopped by a signal, made to wait on something), whoever held it, it
+    shows here. Only the reference's stamps are read: its process is out of
+    the submission's reach."""
+
+    def __init__(self, root):
+        self.pids = procs.subtree(root)
+        self.before = procs.thread_times_ns(self.pids)
+
+    def seconds(self, window_ns):
+        """Off-CPU seconds within `window_ns` ([had the message, answered]; never
+        negative), or None where it cannot be told."""
+        after = procs.thread_times_ns(self.pids)
+        if self.before is None or after is None or not _is_window(window_ns):
+            return None
+        accounted_ns = (after[0] - self.before[0]) + (after[1] - self.before[1])
+        return max(0, window_ns[1] - window_ns[0] - accounted_ns) / NS
+
+
+def _is_window(value):
+    return (isinstance(value, list) and len(value) == 2 and all(type(stamp) is int for stamp in value)
+            and 0 <= value[1] - value[0] < 3600 * NS)
 
 
 class PhaseClock:

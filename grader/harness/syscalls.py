@@ -77,6 +77,7 @@ SANDBOX_DENIED = {
     "ioperm": "hardware I/O ports",
     "lookup_dcookie": "kernel profiling",
     "vhangup": "terminals",
+    "mq_notify": "a signal of one's choice when a message queue fills",
 }
 
 #: Denied to the code under test outright, on top of SANDBOX_DENIED: the supervisor
@@ -96,6 +97,9 @@ RUNNER_DENIED = {
     "pidfd_send_signal": "signals through a process handle",
     "migrate_pages": "another process's memory placement",
     "move_pages": "another process's memory placement",
+    # A POSIX timer sends a signal of its owner's choosing, SIGCONT included: a paused
+    # helper woke itself that way to work beside the reference (issue 29).
+    "timer_create": "timers that send a signal of one's choice",
 }
 
 #: Allowed to the code under test only when their first argument is the runner's own
@@ -114,6 +118,25 @@ RUNNER_ZERO_ONLY = {
     "prlimit64": "another process's resource limits",
 }
 
+#: Calls denied to every process in the sandbox for some values of one argument: the
+#: routes by which the kernel itself sends a signal, on a process's behalf, to a process
+#: the caller names (the kill/tgkill rules below never see those signals). Each is
+#: (call, argument index, value, why); the call is denied when the argument equals it.
+SANDBOX_DENIED_WHEN = (
+    ("fcntl", 1, 8, "F_SETOWN: name the process that gets an fd's I/O signal"),
+    ("fcntl", 1, 15, "F_SETOWN_EX: the same, for a thread or process group"),
+    ("fcntl", 1, 10, "F_SETSIG: choose that signal (SIGSTOP, SIGSEGV...)"),
+    ("ioctl", 1, 0x8901, "FIOSETOWN: F_SETOWN for sockets"),
+    ("ioctl", 1, 0x8902, "SIOCSPGRP: F_SETOWN for sockets"),
+    ("ioctl", 1, 0x5410, "TIOCSPGRP: a terminal's foreground group, which gets its signals"),
+)
+
+#: The same, for the code under test only (the runner sets its own parent-death
+#: signal, SIGKILL, before it installs its filter).
+RUNNER_DENIED_WHEN = (
+    ("prctl", 0, 1, "PR_SET_PDEATHSIG: a signal of one's choice when the parent thread ends"),
+)
+
 #: clone() flags that make a new namespace. bubblewrap (--disable-userns) and Docker
 #: (no capabilities) refuse them already; the filter refuses them on both alike.
 NAMESPACE_CLONE_FLAGS = {
@@ -128,6 +151,8 @@ NAMESPACE_CLONE_FLAGS = {
 }
 
 DENIED_ERRNO = errno.EPERM
+#: Compares a whole 64-bit argument (commands and requests are small integers).
+FULL_MASK = 0xFFFFFFFFFFFFFFFF
 #: clone3 passes its flags in memory, where a filter cannot read them. It answers
 #: ENOSYS ("no such call"), on which glibc falls back to clone(), whose flags it can.
 CLONE3_ERRNO = errno.ENOSYS
@@ -139,6 +164,7 @@ def sandbox_rules():
     Both the libseccomp filter here and Docker's profile (grader/sandbox/seccomp.py)
     are built from these."""
     rules = [(name, DENIED_ERRNO, None) for name in SANDBOX_DENIED]
+    rules += [(name, DENIED_ERRNO, (index, FULL_MASK, value)) for name, index, value, _ in SANDBOX_DENIED_WHEN]
     rules += [("clone", DENIED_ERRNO, (0, flag, flag)) for flag in NAMESPACE_CLONE_FLAGS.values()]
     rules.append(("clone3", CLONE3_ERRNO, None))
     return rules
@@ -174,6 +200,8 @@ def runner_filter(own_pid):
         _deny(policy, name, seccomp.Arg(0, seccomp.NE, own_pid))
     for name in RUNNER_ZERO_ONLY:
         _deny(policy, name, seccomp.Arg(0, seccomp.NE, 0))
+    for name, index, value, _ in RUNNER_DENIED_WHEN:
+        _deny(policy, name, seccomp.Arg(index, seccomp.EQ, value))
     return policy
 
 

@@ -74,7 +74,7 @@ def test_unfrozen_outcome_is_rejected_on_either_side():
         with pytest.raises(Finished) as raised:
             Grading._fail(grading, role, CallOutcome("unfrozen", detail="a process did not stop when paused"), "on size 8")
         assert raised.value.verdict == feedback.REJECTED
-        assert "could not be paused" in raised.value.message
+        assert "could not be kept paused" in raised.value.message
     with pytest.raises(Finished) as raised:
         Grading._reference_failed(grading, CallOutcome("unfrozen", detail="x"), "on size 8")
     assert raised.value.verdict == feedback.REJECTED
@@ -192,3 +192,79 @@ def test_a_grading_on_a_busy_machine_says_so(tmp_path):
     assert run.verdict == "accepted", run
     assert "The grading machine was busy: another process held the reference's CPU" in run.report["message"]
     assert run.report["speedup"] is not None
+
+
+def test_a_paused_process_that_stays_paused_shows_no_run(sleeper):
+    time.sleep(0.2)
+    procs.freeze_all_except(None)
+    snapshot = procs.paused_snapshot()
+    assert sleeper.pid in snapshot
+    time.sleep(0.05)
+    assert procs.ran_while_paused(snapshot) is None
+    procs.resume_tree(sleeper.pid)
+
+
+def test_a_paused_process_woken_in_between_is_caught_whatever_woke_it(sleeper):
+    """Issue 29's freeze escape: a process resumed by its own timer's SIGCONT and stopped
+    again before the next check looks stopped at both ends; its CPU time says it ran."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.2)
+        procs.freeze_all_except(None)
+        snapshot = procs.paused_snapshot()
+        os.kill(spinner.pid, 18)  # SIGCONT, as the escapee's timer sent it
+        time.sleep(0.05)
+        os.kill(spinner.pid, 19)  # SIGSTOP: paused again before anyone looks
+        assert procs.wait_until_stopped([spinner.pid])
+        assert "paused process" in procs.ran_while_paused(snapshot)
+    finally:
+        spinner.kill()
+        spinner.wait()
+        procs.resume_tree(sleeper.pid)
+
+
+def test_a_paused_process_that_exits_in_between_is_caught(sleeper):
+    time.sleep(0.2)
+    procs.freeze_all_except(None)
+    snapshot = procs.paused_snapshot()
+    sleeper.kill()
+    sleeper.wait()
+    assert procs.ran_while_paused(snapshot) == f"paused process {sleeper.pid} exited"
+
+
+def test_a_reference_call_held_off_its_cpu_is_disturbed_and_its_latency_is_not():
+    held = CallOutcome("ok", seconds=0.060, off_cpu_seconds=0.040)
+    assert "held off its CPU for 40 ms of 60 ms" in Grading._disturbance(held, "call")
+    assert Grading._disturbance(CallOutcome("ok", seconds=0.060, off_cpu_seconds=0.0004), "call") is None
+    assert Grading._disturbance(CallOutcome("ok", seconds=0.060, off_cpu_seconds=None), "call") is None
+
+
+def test_a_reference_kept_off_its_cpu_in_every_call_is_never_a_figure(tmp_path):
+    """Issue 29's stopped and stretched reference, whatever held it: its calls are
+    timed again, and a grading where that keeps happening ends without a figure."""
+    held_reference = """
+    import time
+
+    def transform(x):
+        time.sleep(0.03)
+        return x * x
+    """
+    run = run_job(tmp_path, "def transform(x):\n    return x * x\n", held_reference, sizes=[1000], repeats=8,
+                  allowed_imports=["numpy", "time"])
+    assert run.verdict == "rejected", run.report["message"]
+    assert "could not be timed undisturbed" in run.report["message"]
+    assert run.report["speedup"] is None
+
+
+def test_a_reference_that_dies_once_the_submission_is_loaded_is_the_submissions_verdict():
+    """Issue 29: SIGSEGV sent to the reference mid-call (F_SETSIG) read as internal_error."""
+    crashed = CallOutcome("died", detail="killed by signal 11 (SIGSEGV)")
+    both_loaded = types.SimpleNamespace(sides={"reference": None, "submission": None})
+    with pytest.raises(Finished) as raised:
+        Grading._reference_failed(both_loaded, crashed, "on size 8")
+    assert raised.value.verdict == feedback.REJECTED
+    assert "SIGSEGV" in raised.value.message
+    reference_alone = types.SimpleNamespace(sides={"reference": None})
+    with pytest.raises(Finished) as raised:
+        Grading._reference_failed(reference_alone, crashed, "while loading the module")
+    assert raised.value.verdict == feedback.INTERNAL_ERROR

@@ -132,3 +132,40 @@ def test_the_runner_filter_lets_a_process_act_on_itself_only():
         return outcomes + [raw_errno("prlimit64", parent, 4, 0, 0), raw_errno("prlimit64", 0, 4, 0, 0)]
 
     assert in_child(body) == ["EPERM", "EPERM", "EPERM", "ok", "ok", "EPERM", "EPERM", "EPERM", "ok"]
+
+
+def test_no_route_lets_the_kernel_send_a_signal_the_code_chose_to_a_process_it_named():
+    """Issue 29: F_SETOWN + F_SETSIG + O_ASYNC on a pipe made the kernel send SIGSTOP
+    (and SIGSEGV) to the reference, past the kill/tgkill rules; a POSIX timer sent a
+    paused helper SIGCONT. Unfiltered, each of these calls succeeds (the control)."""
+    import fcntl
+
+    def attempts():
+        read_end, write_end = os.pipe()
+        outcomes = []
+        for attempt in (
+            lambda: fcntl.fcntl(read_end, fcntl.F_SETOWN, os.getppid()),
+            lambda: fcntl.fcntl(read_end, 10, signal.SIGSTOP),  # F_SETSIG
+            lambda: fcntl.fcntl(read_end, fcntl.F_GETFL),  # an ordinary fcntl stays allowed
+        ):
+            try:
+                attempt()
+                outcomes.append("ok")
+            except OSError as exc:
+                outcomes.append(errno.errorcode[exc.errno])
+        # timer_create(CLOCK_MONOTONIC, NULL (SIGALRM to this process), &id); PR_SET_PDEATHSIG.
+        timer_id = ctypes.c_long(0)
+        ctypes.set_errno(0)
+        created = LIBC.timer_create(1, None, ctypes.byref(timer_id))
+        outcomes.append("ok" if created == 0 else errno.errorcode[ctypes.get_errno()])
+        outcomes.append(raw_errno("prctl", 1, signal.SIGCONT, 0, 0, 0))
+        return outcomes
+
+    assert in_child(attempts) == ["ok", "ok", "ok", "ok", "ok"]
+
+    def confined():
+        syscalls.confine_runner()
+        return attempts()
+
+    assert in_child(confined) == ["EPERM", "EPERM", "ok", "EPERM", "EPERM"]
+    assert in_child(lambda: (syscalls.sandbox_filter().load(), attempts())[1])[:3] == ["EPERM", "EPERM", "ok"]
