@@ -3,9 +3,13 @@ gradings of one program are told apart from gradings of another.
 
 Normalisation: parse, drop docstrings, print back with ast.unparse (which drops
 comments and fixes layout), then rename every identifier that is not a keyword,
-builtin or attribute to a placeholder numbered by first appearance. Two programs
-that differ only by variable names, comments, docstrings or formatting normalise
-to the same token sequence. Code that does not parse is tokenised as written.
+builtin or attribute to a placeholder numbered by first appearance. What an import
+statement names stays as written, but the local name after `as`: the module
+imported (`import numpy as np` is not `import math as np`) and the names taken
+from it (`from numpy import sqrt`) are what the program runs. Two programs that
+differ only by variable names, aliases, comments, docstrings or formatting
+normalise to the same token sequence. Code that does not parse is tokenised as
+written.
 
 Why it matters to the figures: a grading is one noisy measurement. Graded ten
 times, the same answer reads a spread of figures (10-25% on the project's
@@ -60,27 +64,40 @@ def _raw_tokens(source):
         return
 
 
+def _ends_statement(token):
+    return token.type == tokenize.NEWLINE or token.string == ";"
+
+
 def normalised_tokens(code):
     """The token sequence used for comparison."""
     placeholders = {}
     tokens = []
     previous = None
+    statement_start = True
+    in_import = False  # within `import ...` or `from ... import ...`
     for token in _raw_tokens(_canonical_source(code)):
-        if token.type in SKIPPED_TOKENS:
-            continue
-        text = token.string
-        is_identifier = (
-            token.type == tokenize.NAME
-            and not keyword.iskeyword(text)
-            and not keyword.issoftkeyword(text)
-            and text not in BUILTIN_NAMES
-            and previous != "."
-        )
-        if is_identifier:
-            text = placeholders.setdefault(text, f"id{len(placeholders)}")
-        tokens.append(text)
-        previous = token.string
+        if token.type not in SKIPPED_TOKENS:
+            if statement_start:
+                in_import = token.string in ("import", "from")
+            tokens.append(_normalised(token, previous, in_import, placeholders))
+            previous = token.string
+        statement_start = _ends_statement(token) or (statement_start and token.type in SKIPPED_TOKENS)
     return tokens
+
+
+def _normalised(token, previous, in_import, placeholders):
+    """The token's text, or its placeholder when it is a name the program chose: neither a
+    keyword, builtin or attribute, nor a module or a name an import statement takes."""
+    text = token.string
+    is_chosen_name = (
+        token.type == tokenize.NAME
+        and not keyword.iskeyword(text)
+        and not keyword.issoftkeyword(text)
+        and text not in BUILTIN_NAMES
+        and previous != "."
+        and (not in_import or previous == "as")
+    )
+    return placeholders.setdefault(text, f"id{len(placeholders)}") if is_chosen_name else text
 
 
 def fingerprint(code):

@@ -90,3 +90,49 @@ def test_the_migration_fingerprints_rows_made_before_it(make_user, exercise_vers
     migration.fingerprint_existing(django_apps, None)
 
     assert {row.pk: row.program for row in Submission.objects.all()} == {row.pk: fingerprint(row.code) for row in made}
+
+
+# -- issue 29, finding 4: the fingerprint dropped what a program imports ----------------------
+
+SQUARE_ROOTS = '''
+import numpy as np
+
+def transform(x):
+    out = []
+    for v in x:
+        out.append(np.sqrt(v))
+    return out
+'''
+
+
+def test_what_a_program_imports_is_part_of_the_program():
+    """The same loop text importing `math as np` and `numpy as np` shared one fingerprint, so
+    their gradings were counted as one program's."""
+    assert fingerprint(SQUARE_ROOTS) != fingerprint(SQUARE_ROOTS.replace("import numpy as np", "import math as np"))
+    from_numpy = "from numpy import sqrt\n\ndef transform(x):\n    return sqrt(x)\n"
+    assert fingerprint(from_numpy) != fingerprint(from_numpy.replace("numpy", "math"))
+    assert fingerprint("from numpy import sqrt as f\n") != fingerprint("from numpy import cbrt as f\n")
+    dotted = "import numpy.linalg as la\n\ndef transform(x):\n    return la.norm(x)\n"
+    assert fingerprint(dotted) != fingerprint(dotted.replace("numpy.linalg", "scipy.linalg"))
+
+
+def test_local_names_for_what_is_imported_still_do_not_count():
+    assert fingerprint(SQUARE_ROOTS) == fingerprint(SQUARE_ROOTS.replace("np", "xp")) == fingerprint("# roots\n" + SQUARE_ROOTS)
+    aliased = "from numpy import sqrt as root\n\ndef transform(x):\n    return root(x)\n"
+    assert fingerprint(aliased) == fingerprint(aliased.replace("root", "r"))
+    assert fingerprint("import numpy\nimport math\n") == fingerprint("import numpy\n\n\nimport math  # both\n")
+
+
+def test_the_migration_fingerprints_every_row_again(make_user, exercise_version, monkeypatch):
+    """A change to the normaliser changes fingerprints (docs/architecture.md, "Which grading
+    counts"): rows fingerprinted by the old one are fingerprinted again."""
+    migration = importlib.import_module("grader.migrations.0005_submission_program_keeps_imports")
+    monkeypatch.setattr(migration, "BATCH", 2)
+    user = make_user("alice")
+    made = [Submission.objects.create(user=user, exercise=exercise_version, code=code)
+            for code in (SQUARE_ROOTS, SQUARE_ROOTS.replace("numpy", "math"), LOOP)]
+    Submission.objects.update(program="an-old-fingerprint")
+
+    migration.fingerprint_again(django_apps, None)
+
+    assert {row.pk: row.program for row in Submission.objects.all()} == {row.pk: fingerprint(row.code) for row in made}
