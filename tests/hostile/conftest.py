@@ -19,6 +19,9 @@ EXERCISE = HERE / "exercise"
 CANARY_ROOT = Path("/tmp/hotpath-hostile-canary")
 #: Marks an attack that got through: it raises with this word and what it found.
 ESCAPED = "ESCAPED"
+#: A comment tiny_exercise() adds to the reference's source: a report that holds it
+#: holds the reference itself (see attacks/escape_read_reference_files.py).
+REFERENCE_MARKER = "hotpath-hostile-reference-source-3f9c2a"
 
 
 def attack_code(name):
@@ -30,6 +33,7 @@ def tiny_exercise():
     job file names (reference.py, inputs.py, solution.py) to their text."""
     post = frontmatter.load(EXERCISE / "question.md")
     files = {name: (EXERCISE / name).read_text() for name in ("reference.py", "inputs.py", "solution.py")}
+    files["reference.py"] += f"# {REFERENCE_MARKER}: the reference's source, never to be shown to a learner\n"
     return dict(post.metadata), files
 
 

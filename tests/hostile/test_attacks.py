@@ -12,7 +12,7 @@ from grader import grading
 from grader.grading import Exercise, grade
 from grader.states import Verdict
 
-from .conftest import ATTACKS, ESCAPED, attack_code, tiny_exercise
+from .conftest import ATTACKS, ESCAPED, REFERENCE_MARKER, attack_code, tiny_exercise
 
 V = Verdict
 #: Escapes fail silently and the attack answers correctly. (Every attack gets past the source policy,
@@ -28,6 +28,10 @@ HONEST_SLACK = 2.0
 HIDDEN_SCRATCH_BYTES = 64 * 1024 * 1024
 #: memory_pool_at_import makes a 96 MB pool resident at import and works in it in every call.
 IMPORT_POOL_BYTES = 96 * 1024 * 1024
+#: memory_hide_in_memfd keeps 24 memfds of 14 MB allocated but unmapped from import on.
+MEMFD_BYTES = 24 * 14 * 1024 * 1024
+#: A reference crashed from outside is the submission's doing, never the grader's failure.
+NOT_INTERNAL = {V.ACCEPTED, V.REJECTED, V.RUNTIME_ERROR}
 #: Code that tries to use more than its one CPU fails in its own code (the kernel refuses
 #: the change of affinity), or is rejected; never accepted, whatever the host's CPU count.
 CPU_WIDENED = {V.RUNTIME_ERROR, V.REJECTED}
@@ -105,6 +109,18 @@ def counts_import_pool(report, baseline):
     )
 
 
+def counts_memfds(report, baseline):
+    honest_speedup(report, baseline)
+    if report["verdict"] == V.ACCEPTED:
+        assert report["peak_memory_bytes"] >= MEMFD_BYTES, (
+            f"peak memory {report['peak_memory_bytes']} hides the {MEMFD_BYTES >> 20} MB the submission keeps in memfds"
+        )
+
+
+def no_reference_source(report, baseline):
+    assert REFERENCE_MARKER not in json.dumps(report), "the reference's source reached the report"
+
+
 def nothing(report, baseline):
     pass
 
@@ -122,6 +138,8 @@ ATTACK_TABLE = {
     "escape_read_process_memory": (ESCAPE, no_escape),
     "escape_inherited_fds": (ESCAPE, no_escape),
     "escape_control_other_processes": (ESCAPE, no_escape),
+    # The job's files are readable at /job; reading them may fail the run, never reach the report.
+    "escape_read_reference_files": (ESCAPE | {V.RUNTIME_ERROR}, no_reference_source),
     "sandbox_root_writable": (ESCAPE, no_escape),
     "forge_report_with_stdin_key": (ESCAPE | {V.WRONG_ANSWER, V.OUTPUT_LIMIT}, not_forged),
     "forge_report_plain": (ESCAPE | {V.OUTPUT_LIMIT}, not_forged),
@@ -150,11 +168,17 @@ ATTACK_TABLE = {
     "timing_thread_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_process_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_stop_reference": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    # Helpers that resume themselves from the pause (POSIX timers sending SIGCONT) and signal
+    # the reference through F_SETOWN + F_SETSIG + O_ASYNC pipes, which no kill() filter sees.
+    "timing_stretch_echo": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    "timing_stop_reference_fsetown": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    "timing_wake_from_freeze": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     # The kernel refuses any change of affinity (PermissionError in the learner's code).
     "timing_widen_cpu_affinity": (CPU_WIDENED, honest_speedup),
     "timing_widen_affinity_during_call": (CPU_WIDENED, honest_speedup),
     "memory_hide_in_child": (TIMING | {V.TIME_LIMIT}, honest_memory),
     "memory_pool_at_import": ({V.ACCEPTED}, counts_import_pool),
+    "memory_hide_in_memfd": ({V.ACCEPTED, V.MEMORY_LIMIT}, counts_memfds),
     # the harness itself
     "harness_kill_parent": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
     "harness_kill_everything": ({V.RUNTIME_ERROR, V.REJECTED}, nothing),
@@ -163,6 +187,10 @@ ATTACK_TABLE = {
     "harness_close_fds": ({V.ACCEPTED, V.RUNTIME_ERROR, V.REJECTED}, honest_speedup),
     "harness_signal_supervisor": ({V.ACCEPTED}, honest_speedup),
     "harness_frame_introspection": (ESCAPE, no_escape),
+    "harness_kill_reference_fsetsig": (NOT_INTERNAL, honest_speedup),
+    # The reference rewritten through /proc/<pid>/mem opened while it was dumpable: the
+    # submission's wrong answer (-x) must never be accepted.
+    "reference_rewrite_proc_mem": (WRONG, nothing),
     # correctness integrity
     "correct_nan": (WRONG, nothing),
     "correct_inf": (WRONG, nothing),
