@@ -63,6 +63,7 @@ from .formats import (  # noqa: F401
     topic_folder,
 )
 from .sync import (  # noqa: F401
+    LoadProgress,
     LoadReport,
     QUESTION_FIELDS,
     dump_bank,

@@ -46,6 +46,23 @@ class LoadReport:
         return counts if self.changed else f"Nothing changed: {counts}."
 
 
+class LoadProgress:
+    """What load_bank says while it works, to whoever watches (the command prints it).
+    This base says nothing; each method is one step."""
+
+    def read(self, root, entry_count, problem_count):
+        """The bank at `root` was read: `entry_count` good entries, `problem_count` problems."""
+
+    def validating(self, position, total, entry):
+        """Exercise `position` of `total` (1-based) is being graded: reference against model solution."""
+
+    def validated(self, position, total, entry, problem):
+        """That grading ended; `problem` says why the exercise failed, "" when it passed."""
+
+    def saving(self, entry_count):
+        """The entries are being written to the database (one transaction)."""
+
+
 @dataclass
 class _Plan:
     entry: BankEntry
@@ -79,7 +96,7 @@ def validate_exercise_entry(entry):
     return result.report, ""
 
 
-def load_bank(root=None, *, validate=True, strict=False):
+def load_bank(root=None, *, validate=True, strict=False, progress=None):
     """Load the bank at `root` (default questions/bank/) and return a LoadReport.
 
     An entry that cannot be loaded (a bad file, a duplicate slug, an exercise whose
@@ -87,21 +104,25 @@ def load_bank(root=None, *, validate=True, strict=False):
     question it held, if any, keeps its last loaded version (neither updated nor
     retired), so one bad file never takes the site down. Raises BankLoadError, having
     written nothing, when `strict` and there is any problem, or when there are
-    problems and no entry at all could be loaded."""
+    problems and no entry at all could be loaded. `progress` (a LoadProgress) hears
+    each step."""
+    progress = progress or LoadProgress()
     root = Path(root or default_bank_dir())
     if not root.is_dir():
         raise BankLoadError([BankError(str(root), "not a directory")])
     entries, errors = read_bank(root)
     entries = _without_broken(entries, errors)
+    progress.read(root, len(entries), len(errors))
     if strict and errors:
         raise BankLoadError(errors)
     plans = _plan(entries)
     if validate:
-        failed = _validate_new_versions(plans)
+        failed = _validate_new_versions(plans, progress)
         errors.extend(failed)
         plans = _without_failed(plans, failed)
     if errors and (strict or not plans):
         raise BankLoadError(errors)
+    progress.saving(len(plans))
     with transaction.atomic():
         report = _apply(plans, kept_paths={error.path for error in errors})
     report.problems = errors
@@ -119,13 +140,14 @@ def _without_failed(plans, failed):
     return [plan for plan in plans if plan.entry.path not in failed_paths]
 
 
-def _validate_new_versions(plans):
+def _validate_new_versions(plans, progress):
     """Grade every exercise that needs a new version; returns a BankError for each that fails."""
     errors = []
-    for plan in plans:
-        if not plan.needs_version:
-            continue
+    to_validate = [plan for plan in plans if plan.needs_version]
+    for position, plan in enumerate(to_validate, start=1):
+        progress.validating(position, len(to_validate), plan.entry)
         plan.validation_report, message = validate_exercise_entry(plan.entry)
+        progress.validated(position, len(to_validate), plan.entry, message)
         if message:
             errors.append(BankError(plan.entry.path, message))
     return errors
