@@ -96,7 +96,7 @@ def harness_profile(slug, filename, mode):
     """One grading run with the harness under cProfile inside the real sandbox:
     where the supervisor's time goes outside the measured calls."""
     from grader import grading
-    from grader.harness.protocol import parse_report
+    from grader.harness.protocol import format_stdin, parse_report
     from grader.sandbox import resolve_backend
 
     exercise = bank_exercise(slug)
@@ -105,11 +105,9 @@ def harness_profile(slug, filename, mode):
     with resolve_backend()(limits=grading.sandbox_limits(job["limits"]), target="cpu") as sandbox:
         for relative_path, text in grading.harness_files():
             sandbox.write_file(relative_path, text)
-        sandbox.write_file("job.json", json.dumps(job))
         sandbox.write_file("submission.py", submission_code(slug, filename))
-        sandbox.write_file("reference.py", exercise.files["reference.py"])
-        sandbox.write_file("inputs.py", exercise.files["inputs.py"])
-        result = sandbox.run(["python3", "-I", "-B", "-c", PROFILED_HARNESS], stdin=secret_line)
+        stdin = format_stdin(secret_line, grading.trusted_files(exercise, job))
+        result = sandbox.run(["python3", "-I", "-B", "-c", PROFILED_HARNESS], stdin=stdin)
     report = parse_report(key, result.stdout)
     lines = [line for line in result.stderr.decode("utf-8", "replace").splitlines() if line.startswith("HARNESS-PROFILE ")]
     if report is None or not lines:

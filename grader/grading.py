@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import harness, roofline
 from .errors import PlatformError
-from .harness.protocol import ProgressReader, parse_report
+from .harness.protocol import ProgressReader, format_stdin, parse_report
 from .sandbox import Limits, resolve_backend
 from .sandbox.cpuslots import claim_runner_cpu
 from .states import Verdict
@@ -142,6 +142,16 @@ def harness_files():
             yield f"harness/{path.relative_to(HARNESS_DIR).as_posix()}", path.read_text(encoding="utf-8")
 
 
+def trusted_files(exercise, job):
+    """The job's files only the trusted side reads, by name (protocol.TRUSTED_FILES):
+    they go to the harness on stdin, never into the sandbox's filesystem."""
+    files = {"job.json": json.dumps(job), "reference.py": exercise.files["reference.py"],
+             "inputs.py": exercise.files["inputs.py"]}
+    if exercise.files.get("check.py"):
+        files["check.py"] = exercise.files["check.py"]
+    return files
+
+
 def new_secret():
     """A fresh per-run key. The harness reads it as one stdin line; the key is
     that line's text (64 hex characters), on both sides."""
@@ -171,14 +181,10 @@ def grade(exercise, code, mode="full", backend=None, progress=None):
             job["runner_cpu"] = runner_cpu
             for relative_path, text in harness_files():
                 sandbox.write_file(relative_path, text)
-            sandbox.write_file("job.json", json.dumps(job, indent=2))
             sandbox.write_file("submission.py", code)
-            sandbox.write_file("reference.py", exercise.files["reference.py"])
-            sandbox.write_file("inputs.py", exercise.files["inputs.py"])
-            if exercise.files.get("check.py"):
-                sandbox.write_file("check.py", exercise.files["check.py"])
             on_stdout = ProgressReader(key, progress).feed if progress is not None else None
-            result = sandbox.run(list(harness.COMMAND), stdin=stdin_line, on_stdout=on_stdout)
+            stdin = format_stdin(stdin_line, trusted_files(exercise, job))
+            result = sandbox.run(list(harness.COMMAND), stdin=stdin, on_stdout=on_stdout)
     except PlatformError:
         raise
     except OSError as exc:

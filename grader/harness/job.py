@@ -1,6 +1,5 @@
-"""job.json, validated. The host writes it; a bad one is an internal error."""
+"""job.json, validated. The host sends it (protocol.format_stdin); a bad one is an internal error."""
 import json
-import os
 import re
 from dataclasses import dataclass
 
@@ -44,11 +43,14 @@ class Job:
         return {"rtol": self.rtol, "atol": self.atol}
 
 
-def load_job(job_dir):
+def load_job(text):
+    """The Job that `text` (job.json's content) describes; JobError when it is
+    missing or invalid."""
+    if not isinstance(text, str):
+        raise JobError("job.json is missing")
     try:
-        with open(os.path.join(job_dir, "job.json"), encoding="utf-8") as handle:
-            raw = json.load(handle)
-    except (OSError, ValueError) as exc:
+        raw = json.loads(text)
+    except ValueError as exc:
         raise JobError(f"cannot read job.json: {exc}") from None
     if not isinstance(raw, dict):
         raise JobError("job.json is not an object")

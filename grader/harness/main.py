@@ -1,7 +1,8 @@
 """Entry point inside the sandbox:  python3 -I -B /job/harness/main.py /job
 
-Reads the per-run secret (first stdin line), closes stdin, grades the job in
-the directory given as the argument and prints the signed report as the last
+Reads stdin to its end (the per-run secret's line, then the job's trusted
+files: protocol.format_stdin), closes it, grades the submission in the
+directory given as the argument and prints the signed report as the last
 stdout line. It exits 0 whenever it printed a report, whatever the verdict.
 """
 import math
@@ -31,21 +32,20 @@ if __name__ == "__main__":
 
 from . import HARNESS_VERSION, feedback, procs, protocol, supervisor  # noqa: E402
 
-MAX_SECRET_BYTES = 4096
-
-
-def read_secret():
-    """The first stdin line; stdin is closed afterwards so nothing can read on."""
-    data = b""
-    while not data.endswith(b"\n") and len(data) < MAX_SECRET_BYTES:
-        chunk = os.read(0, MAX_SECRET_BYTES)
+def read_stdin():
+    """All of stdin (at most protocol.MAX_STDIN_BYTES); stdin is closed afterwards
+    so nothing can read on."""
+    chunks, size = [], 0
+    while size <= protocol.MAX_STDIN_BYTES:
+        chunk = os.read(0, 1 << 20)
         if not chunk:
             break
-        data += chunk
+        chunks.append(chunk)
+        size += len(chunk)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
-    return data.split(b"\n", 1)[0].strip()
+    return b"".join(chunks)
 
 
 def json_safe(value):
@@ -74,11 +74,14 @@ def main(argv):
     # kernel drops a SIGINT sent from inside the sandbox to the supervisor, its pid
     # namespace's init, as it drops every signal init has no handler for.
     signal.signal(signal.SIGINT, signal.SIG_DFL)
-    secret = read_secret()
+    data = read_stdin()
+    secret = data.partition(b"\n")[0].strip()
     sys.setswitchinterval(0.0005)
     job_dir = os.path.abspath(argv[1] if len(argv) > 1 else "/job")
     try:
-        report = supervisor.grade(job_dir, started_ns, lambda progress: _print_line(protocol.format_progress(secret, progress)))
+        _, files = protocol.parse_stdin(data)
+        report = supervisor.grade(job_dir, files, started_ns,
+                                  lambda progress: _print_line(protocol.format_progress(secret, progress)))
     except BaseException as exc:  # never leave without a signed report
         report = supervisor.empty_report()
         report["message"] = f"The grader failed unexpectedly ({type(exc).__name__})."

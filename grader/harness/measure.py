@@ -11,7 +11,9 @@ from . import procs
 class Sampler(threading.Thread):
     """Polls the resident memory of a runner's whole process tree (and the
     scratch tmpfs, and device memory on GPU) every ~2 ms; kills the tree the
-    moment it passes the memory limit."""
+    moment it passes the memory limit. What the tree holds outside every
+    resident set (procs.unmapped_shared_bytes: memfds kept open, unmapped) is
+    read with each rescan of the tree's members and added to its total."""
 
     INTERVAL_S = 0.002
     RESCAN_S = 0.02
@@ -27,13 +29,17 @@ class Sampler(threading.Thread):
         self.peak_scratch_bytes = 0
         self.peak_device_bytes = None
         self.breached_bytes = None
+        self.held_bytes = 0
         self._stop_event = threading.Event()
         # Set once the first sample is in: the caller starts its clock after
         # that, so the thread's start-up and first /proc scan are not timed.
         self.first_sample_taken = threading.Event()
 
     def members(self):
-        return procs.accountable(self.root_pid, self.trusted_roots)
+        """The tree's processes; also refreshes what they hold outside their RSS."""
+        members = procs.accountable(self.root_pid, self.trusted_roots)
+        self.held_bytes = procs.unmapped_shared_bytes(members)
+        return members
 
     def run(self):
         members = self.members()
@@ -53,7 +59,7 @@ class Sampler(threading.Thread):
                 return
 
     def _sample(self, members):
-        total = procs.tree_rss_bytes(members)
+        total = procs.tree_rss_bytes(members) + self.held_bytes
         self.peak_tree_bytes = max(self.peak_tree_bytes, total)
         if self.scratch is not None:
             self.peak_scratch_bytes = max(self.peak_scratch_bytes, scratch_used_bytes(self.scratch))

@@ -180,6 +180,68 @@ def tree_rss_bytes(pids):
     return sum(pss_bytes(pid) for pid in pids)
 
 
+MEMFD_PREFIX = "/memfd:"
+
+
+def _mapped_memfd_inodes(pids):
+    """Inode numbers of the memfds any of `pids` has mapped (its /proc maps)."""
+    inodes = set()
+    for pid in pids:
+        try:
+            lines = _read(f"/proc/{pid}/maps").decode("utf-8", "replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split(None, 5)
+            if len(fields) == 6 and fields[5].startswith(MEMFD_PREFIX):
+                inodes.add(int(fields[4]))
+    return inodes
+
+
+def unmapped_shared_bytes(pids):
+    """Memory that `pids` hold outside every resident set: the allocated pages of
+    the memfds they keep open but have not mapped (a mapped page is in RSS
+    already), each file once, and, inside the sandbox (its own IPC namespace),
+    System V segments attached nowhere. No per-file limit caps these; they are
+    the submission's memory as much as its heap is."""
+    mapped = _mapped_memfd_inodes(pids)
+    held = {}
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            path = f"/proc/{pid}/fd/{fd}"
+            try:
+                if not os.readlink(path).startswith(MEMFD_PREFIX):
+                    continue
+                facts = os.stat(path)
+            except OSError:
+                continue
+            if facts.st_ino not in mapped:
+                held[(facts.st_dev, facts.st_ino)] = facts.st_blocks * 512
+    return sum(held.values()) + (_detached_sysv_bytes() if os.getpid() == 1 else 0)
+
+
+def _detached_sysv_bytes():
+    """Resident bytes of the IPC namespace's System V shared-memory segments that
+    no process has attached (the 'rss' column of /proc/sysvipc/shm)."""
+    try:
+        lines = _read("/proc/sysvipc/shm").decode("ascii", "replace").splitlines()
+    except OSError:
+        return 0
+    if not lines:
+        return 0
+    columns = lines[0].split()
+    total = 0
+    for line in lines[1:]:
+        row = dict(zip(columns, line.split()))
+        if row.get("nattch") == "0" and row.get("rss", "").isdigit():
+            total += int(row["rss"])
+    return total
+
+
 def peak_rss_bytes(pid):
     """VmHWM: the process's peak resident set since start or the last reset."""
     try:

@@ -1,12 +1,41 @@
 """The one channel the host trusts: the last stdout line of the harness,
 `HOTPATH-REPORT <hmac-sha256-hex> <json>`, keyed with a secret the host sends
 on stdin for this run only. Submitted code never sees the secret, so any line
-it prints (or any report it forges) fails verification."""
+it prints (or any report it forges) fails verification. The same stdin brings
+the job's trusted files (format_stdin), which the submission never sees either."""
 import hashlib
 import hmac
 import json
 
 REPORT_PREFIX = "HOTPATH-REPORT"
+#: The job's files that only the trusted side may read. They never touch the sandbox's
+#: filesystem, where the submission runs with the supervisor's uid: the host writes them
+#: to the harness's stdin after the secret's line, as one JSON object, and the harness
+#: keeps them in its own (non-dumpable) memory.
+TRUSTED_FILES = ("job.json", "reference.py", "inputs.py", "check.py")
+MAX_STDIN_BYTES = 16 << 20
+
+
+def format_stdin(secret_line: bytes, files: dict) -> bytes:
+    """What the host writes to the harness's stdin: the secret's line, then `files`
+    (names from TRUSTED_FILES mapped to their text) as JSON."""
+    unknown = set(files) - set(TRUSTED_FILES)
+    if unknown:
+        raise ValueError(f"not trusted job files: {sorted(unknown)}")
+    return secret_line + json.dumps(files).encode("utf-8")
+
+
+def parse_stdin(data: bytes):
+    """(secret, files) from what format_stdin wrote. ValueError when the files
+    part is not such an object (the secret is still returned by the caller's
+    first line, so the failure can be reported signed)."""
+    line, _, rest = data.partition(b"\n")
+    files = json.loads(rest.decode("utf-8")) if rest.strip() else {}
+    if not isinstance(files, dict) or not all(
+        name in TRUSTED_FILES and isinstance(text, str) for name, text in files.items()
+    ):
+        raise ValueError("the trusted job files are not a JSON object of known names and texts")
+    return line.strip(), files
 
 
 def sign(secret: bytes, payload: str) -> str:

@@ -1,5 +1,6 @@
 """One side of the comparison: a process that loads reference.py or
-submission.py and calls its entry point when the supervisor says so.
+submission.py (its text comes from the supervisor, in the first message)
+and calls its entry point when the supervisor says so.
 
     python3 -I -B runner.py ROLE SOCKET_FD MODULE_PATH ENTRY_POINT TARGET MEMORY_LIMIT ALLOWED_IMPORTS_JSON CPUS_JSON
 
@@ -17,7 +18,6 @@ open its memory; it is dumpable only inside its own "arm" handling, for the
 calls that reset its peak-RSS counter, while every other process is paused.
 """
 import cProfile
-import functools
 import importlib
 import json
 import linecache
@@ -70,6 +70,9 @@ class Runner:
         self.device = None
         self.function = None
         self.received_ns = 0  # perf_counter_ns when the message being answered arrived
+        # The module's text: the supervisor's first message (the reference's is in no file
+        # the submission could read); module_path names it in tracebacks and profiles.
+        self.source = None
         self.target = target
         # A GPU call's state between its "stage", "call" and "fetch" messages.
         self.staged_args = None
@@ -79,11 +82,6 @@ class Runner:
         # Installs the system-call filter (syscalls.confine_runner in a runner
         # process; tests that serve a Runner on a thread pass none).
         self.confine = confine
-
-    @functools.cached_property
-    def source(self):
-        with open(self.module_path, encoding="utf-8") as handle:
-            return handle.read()
 
     def serve(self):
         try:
@@ -152,6 +150,11 @@ class Runner:
         module allocates from its first line on counts against it. On a GPU
         the device is set up here too (its CUDA context is not the module's
         memory either)."""
+        message, fds = self.channel.receive()
+        ipc.close_fds(fds)
+        if message.get("op") != "module" or not isinstance(message.get("source"), str):
+            raise ipc.ProtocolError("expected module")
+        self.source = message["source"]
         allowed = None if self.role == "reference" else imports.allowed_modules(self.allowed_imports)
         for name in imports.imported_libraries(self.source, allowed):
             try:

@@ -100,9 +100,11 @@ class CallOutcome:
 
 
 class Side:
-    def __init__(self, role, module_path, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False, cpus=None):
+    def __init__(self, role, module_path, source, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False,
+                 cpus=None):
         self.role = role
-        self.module_path = module_path
+        self.module_path = module_path  # the name its tracebacks show; no file need be there
+        self.source = source
         self.job = job
         self.scratch = scratch
         self.harness_dir = harness_dir
@@ -157,6 +159,10 @@ class Side:
             except ProcessLookupError:
                 pass  # it died at once: wait_hello reports how
         self.channel = ipc.Channel(ours)
+        try:
+            self.channel.send({"op": "module", "source": self.source})
+        except OSError:
+            pass  # it died at once: wait_hello reports how
         self.drain = OutputDrain(output_read, self.job.output_limit_bytes, self.kill)
         self.drain.start()
         self.load_sampler = Sampler(self.pid, self.memory_limit_bytes)

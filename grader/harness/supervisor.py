@@ -26,12 +26,12 @@ os.urandom for every pair, so no answer can be cached by content, identity or
 address. The submission's runner is stopped whenever it is not in its own
 call (see sides.py).
 """
-import importlib.util
 import os
 import random
 import shutil
 import tempfile
 import time
+import types
 
 import numpy as np
 
@@ -147,18 +147,22 @@ def empty_report():
     }
 
 
-def grade(job_dir, started_ns, emit_progress=None):
-    """The report dict for the job in `job_dir`. Never raises. `emit_progress`,
-    when given, is called with a progress dict (protocol.PROGRESS_*) at each
-    change of phase and at most once a second within one."""
+def grade(job_dir, files, started_ns, emit_progress=None):
+    """The report dict for the submission in `job_dir` graded by `files`, the job's
+    trusted files (protocol.TRUSTED_FILES: name to text). Never raises.
+    `emit_progress`, when given, is called with a progress dict (protocol.PROGRESS_*)
+    at each change of phase and at most once a second within one."""
     report = empty_report()
     try:
-        job = load_job(job_dir)
+        job = load_job(files.get("job.json"))
+        for name in ("reference.py", "inputs.py"):
+            if not isinstance(files.get(name), str):
+                raise JobError(f"{name} is missing")
     except JobError as exc:
         report["message"] = f"The exercise is misconfigured: {exc}."
         report["hint"] = feedback.HINTS[feedback.INTERNAL_ERROR]
         return report
-    return Grading(job_dir, job, started_ns, ProgressNotes(emit_progress, started_ns)).run()
+    return Grading(job_dir, job, files, started_ns, ProgressNotes(emit_progress, started_ns)).run()
 
 
 class ProgressNotes:
@@ -183,8 +187,9 @@ class ProgressNotes:
 
 
 class Grading:
-    def __init__(self, job_dir, job, started_ns, progress=None):
+    def __init__(self, job_dir, job, files, started_ns, progress=None):
         self.job_dir = job_dir
+        self.files = files
         self.progress = progress or ProgressNotes(None, started_ns)
         self.job = job
         self.deadline_ns = started_ns + int((job.time_s * TIME_SHARE - 0.5) * NS)
@@ -220,13 +225,12 @@ class Grading:
         if problem:
             failure = {"line": problem.line} if problem.line else None
             raise Finished(problem.verdict, problem.message, failure, problem.hint)
-        self.inputs = _load_trusted_module(os.path.join(self.job_dir, "inputs.py"), "hotpath_inputs")
-        with open(os.path.join(self.job_dir, "reference.py"), encoding="utf-8") as handle:
-            self.parameter_names = failing_call.parameter_names(handle.read(), self.job.entry_point)
-        check_path = os.path.join(self.job_dir, "check.py")
+        self.sources = {"reference": self.files["reference.py"], "submission": source}
+        self.inputs = _load_trusted_module(self.files["inputs.py"], "inputs.py", "hotpath_inputs")
+        self.parameter_names = failing_call.parameter_names(self.files["reference.py"], self.job.entry_point)
         self.check = None
-        if os.path.exists(check_path):
-            self.check = getattr(_load_trusted_module(check_path, "hotpath_check"), "check", None)
+        if self.files.get("check.py"):
+            self.check = getattr(_load_trusted_module(self.files["check.py"], "check.py", "hotpath_check"), "check", None)
         self.progress.note("loading")
         self._start_runners()
         self.progress.note("checking")
@@ -262,8 +266,8 @@ class Grading:
         # said hello (non-dumpable by then). Otherwise the submission could open
         # /proc/<reference>/mem in that window and keep the file for later reads.
         for role in ("reference", "submission"):
-            side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.job, self.scratch, harness_dir, self.device_probe, tmpfs,
-                        cpus=self.runner_cpus)
+            side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.sources[role], self.job, self.scratch, harness_dir,
+                        self.device_probe, tmpfs, cpus=self.runner_cpus)
             if role == "submission":
                 # Whatever the submission starts, even a double-forked orphan the supervisor
                 # adopts, counts against the submission; the reference runner never does.
@@ -831,8 +835,9 @@ def _returned_bytes(value):
     return 0
 
 
-def _load_trusted_module(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def _load_trusted_module(source, filename, name):
+    """The module `name` run from `source` (a trusted job file, kept in memory only)."""
+    module = types.ModuleType(name)
+    module.__file__ = filename
+    exec(compile(source, filename, "exec", dont_inherit=True), module.__dict__)
     return module

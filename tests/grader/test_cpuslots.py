@@ -51,6 +51,5 @@ def test_job_refuses_a_bad_runner_cpu(tmp_path, value):
 
     from grader.harness.job import JobError, load_job
 
-    (tmp_path / "job.json").write_text(json.dumps({"entry_point": "f", "sizes": [1], "runner_cpu": value}))
     with pytest.raises(JobError, match="runner_cpu"):
-        load_job(str(tmp_path))
+        load_job(json.dumps({"entry_point": "f", "sizes": [1], "runner_cpu": value}))

@@ -1,5 +1,6 @@
 """Runs the real harness as a subprocess on a temporary job directory (no
-sandbox: the harness only needs the directory, passed as its argument)."""
+sandbox: the harness only needs the directory, passed as its argument, and
+the trusted files on stdin, as the host sends them)."""
 import json
 import os
 import secrets
@@ -87,10 +88,9 @@ def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS
         else:
             job[key] = value
     (job_dir / "submission.py").write_text(textwrap.dedent(submission))
-    (job_dir / "reference.py").write_text(textwrap.dedent(reference))
-    (job_dir / "inputs.py").write_text(textwrap.dedent(inputs))
+    files = {"reference.py": textwrap.dedent(reference), "inputs.py": textwrap.dedent(inputs)}
     if check is not None:
-        (job_dir / "check.py").write_text(textwrap.dedent(check))
+        files["check.py"] = textwrap.dedent(check)
     command = [sys.executable if part == "python3" else part.replace("/job", str(job_dir)) for part in COMMAND]
     secret = secrets.token_hex(16).encode()
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO", "PYTEST"))}
@@ -99,8 +99,9 @@ def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS
     with claim_runner_cpu() as runner_cpu:
         if runner_cpu is not None and "runner_cpu" not in job_changes:
             job["runner_cpu"] = runner_cpu
-        (job_dir / "job.json").write_text(json.dumps(job))
-        completed = subprocess.run(command, input=secret + b"\n", capture_output=True, timeout=timeout, env=env)
+        files["job.json"] = json.dumps(job)
+        completed = subprocess.run(command, input=protocol.format_stdin(secret + b"\n", files), capture_output=True,
+                                   timeout=timeout, env=env)
     report = protocol.parse_report(secret, completed.stdout)
     assert report is not None, f"no signed report; rc={completed.returncode}\nstdout={completed.stdout[-2000:]!r}\nstderr={completed.stderr[-4000:]!r}"
     assert completed.returncode == 0

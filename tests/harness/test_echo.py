@@ -33,6 +33,7 @@ def cpu_runner(tmp_path, monkeypatch):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         channels.extend([ours, theirs])
         runner = Runner(role, ipc.Channel(theirs), str(module_path), "transform", "cpu", ["numpy"])
+        runner.source = EXPLODING_REFERENCE  # what the supervisor's "module" message brings
         runner.load()
         return runner, ipc.Channel(ours)
 

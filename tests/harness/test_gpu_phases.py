@@ -109,8 +109,9 @@ def gpu_side(tmp_path, monkeypatch):
         thread.start()
         threads.append(thread)
         job = types.SimpleNamespace(target="gpu", memory_limit_bytes=0)
-        side = Side(role, str(module_path), job, str(tmp_path), str(Path(module_path).parent))
+        side = Side(role, str(module_path), submission, job, str(tmp_path), str(Path(module_path).parent))
         side.channel = ipc.Channel(ours)
+        side.channel.send({"op": "module", "source": submission})
         sides.append(side)
         ready, _ = side.channel.receive(time.perf_counter_ns() + WAIT_NS)
         assert ready == {"op": "ready"}
@@ -315,14 +316,16 @@ def test_device_memory_the_module_takes_at_import_counts(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy())
     monkeypatch.setitem(sys.modules, "submission", None)
     module_path = tmp_path / "submission.py"
-    module_path.write_text("import cupy as cp\n\nTABLE = cp.asarray(list(range(1000)))\n\ndef transform(x):\n    return x\n")
+    source = "import cupy as cp\n\nTABLE = cp.asarray(list(range(1000)))\n\ndef transform(x):\n    return x\n"
+    module_path.write_text(source)
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     runner = Runner("submission", ipc.Channel(theirs), str(module_path), "transform", "gpu", ["cupy", "numpy"])
     thread = threading.Thread(target=runner.serve, daemon=True)
     thread.start()
-    side = Side("submission", str(module_path), types.SimpleNamespace(target="gpu", memory_limit_bytes=0), str(tmp_path),
-                str(tmp_path), device_probe=ScriptedProbe(1000 * MIB, 1256 * MIB))
+    side = Side("submission", str(module_path), source, types.SimpleNamespace(target="gpu", memory_limit_bytes=0),
+                str(tmp_path), str(tmp_path), device_probe=ScriptedProbe(1000 * MIB, 1256 * MIB))
     side.channel = ipc.Channel(ours)
+    side.channel.send({"op": "module", "source": source})
     side.process = types.SimpleNamespace(pid=os.getpid(), returncode=None)  # for the host baseline's reading
     side.load_sampler = types.SimpleNamespace(finish=lambda: None, breached_bytes=None)
     side.drain = types.SimpleNamespace(exceeded=False)

@@ -18,7 +18,7 @@ FUSED_AXPY_RELU = Path(__file__).resolve().parents[2] / "questions" / "bank" / "
 SIZE_FIELDS = {
     "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
     "correct", "first_call_s", "reference_first_call_s", "staging_s", "reference_staging_s", "raw_time_s",
-    "raw_reference_time_s", "transfer_overhead_s", "pairs", "stopped", "calls",
+    "raw_reference_time_s", "transfer_overhead_s", "pairs", "stopped", "retimed_pairs", "calls",
 }
 
 

@@ -268,3 +268,49 @@ def test_a_reference_that_dies_once_the_submission_is_loaded_is_the_submissions_
     with pytest.raises(Finished) as raised:
         Grading._reference_failed(reference_alone, crashed, "while loading the module")
     assert raised.value.verdict == feedback.INTERNAL_ERROR
+
+
+HELD_MB = 64
+
+
+def test_memory_kept_in_unmapped_memfds_counts_against_the_submission(tmp_path):
+    """Issue 29: eight unmapped memfds held 320 MB in no resident set, outside /tmp, and
+    the report said 49 MiB. Here the submission keeps 64 MB that way and answers honestly."""
+    # `os` is outside every allow-list; the hostile suite's typing trick reaches it anyway.
+    holder = f"""
+    import typing
+
+    import numpy as np
+
+
+    def _real_builtins(hint: "lambda: [c for c in ().__class__.__base__.__subclasses__() if c.__name__ == '_wrap_close'][0].__init__.__globals__['__builtins__']"):
+        pass
+
+
+    os = typing.get_type_hints(_real_builtins)["hint"]()["__import__"]("os")
+    HELD = []
+    for _ in range(4):
+        fd = os.memfd_create("cache")
+        os.posix_fallocate(fd, 0, {HELD_MB} * 1024 * 1024 // 4)
+        HELD.append(fd)
+
+    def transform(x):
+        return np.sqrt(x * x + 1.0)
+    """
+    run = run_job(tmp_path, holder, sizes=[1000], repeats=3, allowed_imports=["numpy", "typing"])
+    assert run.verdict == "accepted", run.report["message"]
+    assert run.report["peak_memory_bytes"] >= HELD_MB * 1024 * 1024
+    assert run.report["reference_peak_memory_bytes"] < HELD_MB * 1024 * 1024 // 2
+
+
+def test_a_mapped_memfd_is_counted_once_in_rss_not_again_as_held():
+    fd = os.memfd_create("mapped")
+    try:
+        os.posix_fallocate(fd, 0, 8 * 1024 * 1024)
+        assert procs.unmapped_shared_bytes([os.getpid()]) >= 8 * 1024 * 1024
+        import mmap
+
+        with mmap.mmap(fd, 8 * 1024 * 1024):
+            assert procs.unmapped_shared_bytes([os.getpid()]) < 8 * 1024 * 1024
+    finally:
+        os.close(fd)
