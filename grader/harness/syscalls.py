@@ -151,8 +151,9 @@ NAMESPACE_CLONE_FLAGS = {
 }
 
 DENIED_ERRNO = errno.EPERM
-#: Compares a whole 64-bit argument (commands and requests are small integers).
-FULL_MASK = 0xFFFFFFFFFFFFFFFF
+#: The kernel reads these commands as 32-bit ints and drops the upper half, so the
+#: filter compares the lower half only (8 | 1 << 32 is F_SETOWN too).
+COMMAND_MASK = 0xFFFFFFFF
 #: clone3 passes its flags in memory, where a filter cannot read them. It answers
 #: ENOSYS ("no such call"), on which glibc falls back to clone(), whose flags it can.
 CLONE3_ERRNO = errno.ENOSYS
@@ -164,7 +165,7 @@ def sandbox_rules():
     Both the libseccomp filter here and Docker's profile (grader/sandbox/seccomp.py)
     are built from these."""
     rules = [(name, DENIED_ERRNO, None) for name in SANDBOX_DENIED]
-    rules += [(name, DENIED_ERRNO, (index, FULL_MASK, value)) for name, index, value, _ in SANDBOX_DENIED_WHEN]
+    rules += [(name, DENIED_ERRNO, (index, COMMAND_MASK, value)) for name, index, value, _ in SANDBOX_DENIED_WHEN]
     rules += [("clone", DENIED_ERRNO, (0, flag, flag)) for flag in NAMESPACE_CLONE_FLAGS.values()]
     rules.append(("clone3", CLONE3_ERRNO, None))
     return rules
@@ -201,7 +202,7 @@ def runner_filter(own_pid):
     for name in RUNNER_ZERO_ONLY:
         _deny(policy, name, seccomp.Arg(0, seccomp.NE, 0))
     for name, index, value, _ in RUNNER_DENIED_WHEN:
-        _deny(policy, name, seccomp.Arg(index, seccomp.EQ, value))
+        _deny(policy, name, seccomp.Arg(index, seccomp.MASKED_EQ, COMMAND_MASK, value))
     return policy
 
 

@@ -168,4 +168,7 @@ def test_no_route_lets_the_kernel_send_a_signal_the_code_chose_to_a_process_it_n
         return attempts()
 
     assert in_child(confined) == ["EPERM", "EPERM", "ok", "EPERM", "EPERM"]
+    # The kernel reads the command as a 32-bit int: the upper half does not hide it.
+    assert in_child(lambda: (syscalls.confine_runner(), [raw_errno("fcntl", 0, 8 | 1 << 32, os.getpid()),
+                                                         raw_errno("prctl", 1 | 1 << 32, signal.SIGCONT)])[1]) == ["EPERM", "EPERM"]
     assert in_child(lambda: (syscalls.sandbox_filter().load(), attempts())[1])[:3] == ["EPERM", "EPERM", "ok"]
