@@ -176,7 +176,9 @@ ATTACK_TABLE = {
     # The kernel refuses any change of affinity (PermissionError in the learner's code).
     "timing_widen_cpu_affinity": (CPU_WIDENED, honest_speedup),
     "timing_widen_affinity_during_call": (CPU_WIDENED, honest_speedup),
-    "memory_hide_in_child": (TIMING | {V.TIME_LIMIT}, honest_memory),
+    # Each call's grandchild is a stray the supervisor keeps paused (no work outside a call), so their 64 MB add
+    # up; about 450 MB by the end, and the sandbox's 512 MiB may stop the run first, as honestly.
+    "memory_hide_in_child": (TIMING | {V.TIME_LIMIT, V.MEMORY_LIMIT}, honest_memory),
     "memory_pool_at_import": ({V.ACCEPTED}, counts_import_pool),
     "memory_hide_in_memfd": ({V.ACCEPTED, V.MEMORY_LIMIT}, counts_memfds),
     # the harness itself
