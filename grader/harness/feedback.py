@@ -104,7 +104,8 @@ def busy_note(contended_by_size):
     calls (per_size.BUSY_SHARE): {size: (contended calls, timed calls)}."""
     where = ", ".join(f"{count} of {total} at size {size:,}" for size, (count, total) in contended_by_size.items())
     return (f"The grading machine was busy: another process held the reference's CPU during part of its timed calls "
-            f"({where}), so these figures may be off. Grading again when the machine is quieter gives steadier ones.")
+            f"({where}), and the interval there stayed wider than the grader aims for, so these figures may be off. "
+            "Grading again when the machine is quieter gives steadier ones.")
 
 
 def check_message(size_count, edge_count):

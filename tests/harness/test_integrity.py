@@ -174,6 +174,8 @@ def test_the_learner_is_told_when_the_machine_was_busy_at_a_size():
     busy = record_with([0.01] * 10, [0.005] * 2 + [0.0] * 8, size=8000)  # two in ten: at it
     assert per_size.busy_sizes([quiet, busy]) == {8000: (2, 10)}
     assert per_size.busy_sizes([quiet]) == {}
+    busy.stopped = per_size.STOPPED_PRECISE  # its interval came within the bound all the same: nothing to say
+    assert per_size.busy_sizes([quiet, busy]) == {}
     note = feedback.busy_note({8000: (2, 10)})
     assert note.startswith("The grading machine was busy: another process held the reference's CPU during part of its "
                            "timed calls (2 of 10 at size 8,000)")
@@ -181,7 +183,8 @@ def test_the_learner_is_told_when_the_machine_was_busy_at_a_size():
 
 def test_a_grading_on_a_busy_machine_says_so(tmp_path):
     """Three busy processes on every CPU the grading may use: the reference's calls wait for
-    their CPU, and the accepted report says the machine was busy (its figures are kept)."""
+    their CPU, and the accepted report says the machine was busy (its figures are kept) at
+    each size, and only each size, where that left the interval wider than its bound."""
     busy = [busy_process(cpu, 120.0) for cpu in sorted(os.sched_getaffinity(0)) for _ in range(3)]
     try:
         run = run_job(tmp_path, VECTOR_SOLUTION)
@@ -190,8 +193,13 @@ def test_a_grading_on_a_busy_machine_says_so(tmp_path):
             child.kill()
             child.wait()
     assert run.verdict == "accepted", run
-    assert "The grading machine was busy: another process held the reference's CPU" in run.report["message"]
     assert run.report["speedup"] is not None
+    assert any(any(entry["calls"]["reference_waited_s"]) for entry in run.report["sizes"]), "the reference never waited"
+    for entry in run.report["sizes"]:
+        record = record_with(entry["calls"]["reference_s"], entry["calls"]["reference_waited_s"], entry["size"])
+        record.stopped = entry["stopped"]
+        named = f"at size {entry['size']:,}" in run.report["message"]
+        assert named == bool(per_size.busy_sizes([record])), (entry["stopped"], run.report["message"])
 
 
 def test_a_paused_process_that_stays_paused_shows_no_run(sleeper):
