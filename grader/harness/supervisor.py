@@ -107,7 +107,8 @@ PROGRESS_INTERVAL_NS = NS
 #: fraction of the call (the harness's message latency is tens of microseconds;
 #: a hypervisor's stolen time also shows here, hence the fraction).
 OFF_CPU_SLACK = (0.001, 0.10)
-#: Disturbed pairs retimed in one grading before it is given up.
+#: A grading is given up once more of its pairs were disturbed than kept, and more
+#: than this many: a few are a busy host's noise, timed again.
 MAX_DISTURBED_PAIRS = 5
 DISTURBED_MESSAGE = (
     "The reference could not be timed undisturbed {where}: {count} of its timed calls were held off their CPU "
@@ -306,7 +307,8 @@ class Grading:
             for role in ("reference", "submission"):
                 record.first_call[role] = warmup[role].seconds
             half_width = HEADLINE_HALF_WIDTH if position == len(sizes) - 1 else SCALING_HALF_WIDTH
-            for pair in range(self.job.repeats):
+            pair = 0
+            while pair < self.job.repeats:
                 if len(record.pair_ns) >= MIN_PAIRS and self._precise_enough(record, half_width):
                     record.stopped = per_size.STOPPED_PRECISE
                     break
@@ -317,7 +319,11 @@ class Grading:
                                    size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
                 started_ns = time.perf_counter_ns()
                 order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
-                outcomes, echoes = self._undisturbed_pair(size, label, record, order)
+                timed = self._timed_pair(size, label, record, order)
+                if timed is None:
+                    continue  # disturbed: dropped, and timed again if there is room
+                outcomes, echoes = timed
+                pair += 1
                 record.pair_ns.append(time.perf_counter_ns() - started_ns)
                 record.transfer.extend(echoes)
                 for role, outcome in outcomes.items():
@@ -401,20 +407,22 @@ class Grading:
 
     # -- one pair of calls on the same input ----------------------------------
 
-    def _undisturbed_pair(self, size, label, record, order):
-        """(outcomes, echo seconds) of a timed pair on fresh inputs whose reference
-        call and echo ran undisturbed (_disturbance); a disturbed pair is dropped
-        and timed again, up to MAX_DISTURBED_PAIRS in a grading."""
-        while True:
-            echoes = []
-            outcomes = self._checked_pair(self._make_inputs(size), label, record, order, echoes=echoes)
-            why = self._disturbance(outcomes["reference"], "call") or self._disturbance(echoes[0], "echo call")
-            if why is None:
-                return outcomes, [echo.seconds for echo in echoes]
-            self.disturbed_pairs += 1
-            record.retimed += 1
-            if self.disturbed_pairs > MAX_DISTURBED_PAIRS:
-                raise Finished(feedback.REJECTED, DISTURBED_MESSAGE.format(count=self.disturbed_pairs, where=f"on {label}", why=why))
+    def _timed_pair(self, size, label, record, order):
+        """(outcomes, echo seconds) of a timed pair on fresh inputs, or None when its
+        reference call or echo was disturbed (_disturbance): such a pair is dropped
+        and counted. When more pairs of the grading were disturbed than kept (and
+        more than MAX_DISTURBED_PAIRS), the grading ends without a figure."""
+        echoes = []
+        outcomes = self._checked_pair(self._make_inputs(size), label, record, order, echoes=echoes)
+        why = self._disturbance(outcomes["reference"], "call") or self._disturbance(echoes[0], "echo call")
+        if why is None:
+            return outcomes, [echo.seconds for echo in echoes]
+        self.disturbed_pairs += 1
+        record.retimed += 1
+        kept = sum(len(each.times["reference"]) for each in self.records.values())
+        if self.disturbed_pairs > max(MAX_DISTURBED_PAIRS, kept):
+            raise Finished(feedback.REJECTED, DISTURBED_MESSAGE.format(count=self.disturbed_pairs, where=f"on {label}", why=why))
+        return None
 
     @staticmethod
     def _disturbance(outcome, what):
