@@ -112,7 +112,8 @@ def counts_import_pool(report, baseline):
 def counts_memfds(report, baseline):
     honest_speedup(report, baseline)
     if report["verdict"] == V.ACCEPTED:
-        assert report["peak_memory_bytes"] >= MEMFD_BYTES, (
+        # Within a few pages: the figure is the peak less the runner's baseline (a hiding answer read 1.6 MiB).
+        assert report["peak_memory_bytes"] >= 0.95 * MEMFD_BYTES, (
             f"peak memory {report['peak_memory_bytes']} hides the {MEMFD_BYTES >> 20} MB the submission keeps in memfds"
         )
 
