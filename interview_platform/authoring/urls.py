@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("new-exercise/", views.new_exercise, name="new_exercise"),
     path("<slug:slug>/", views.exercise, name="exercise"),
+    path("<slug:slug>/preview/", views.preview, name="preview"),
     path("<slug:slug>/validate/", views.validate, name="validate"),
     path("<slug:slug>/edit/", views.edit, name="edit"),
     path("<slug:slug>/export/", views.export, name="export"),

@@ -58,6 +58,15 @@ def exercise(request, slug):
     return render(request, "authoring/exercise.html", _exercise_context(question))
 
 
+@author_required
+def preview(request, slug):
+    """The question as a learner will read it, private drafts included: its text,
+    hints and, for a coding exercise, the current version's starter code."""
+    question = get_object_or_404(Question, slug=slug)
+    current = question.current_exercise()
+    return render(request, "authoring/preview.html", {"question": question, "current": current})
+
+
 def _exercise_context(question, export_error=None):
     return {
         "question": question,

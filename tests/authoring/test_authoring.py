@@ -9,7 +9,7 @@ from grader.models import Submission
 from interview_platform.authoring.services import version_files
 from interview_platform.authoring.models import AuthoringEvent
 from questions import loader
-from questions.models import ExerciseVersion, Kind, Question
+from questions.models import ExerciseVersion, Kind, Question, Visibility
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +137,22 @@ def test_export_writes_the_bank_entry_load_bank_reads(client, author, exercise, 
     question = Question.objects.get(pk=exercise.question.pk)
     assert question.source_path == "algorithmic-complexity/square-fast"
     assert question.content_hash == entries[0].content_hash
+
+
+def test_view_as_a_candidate_shows_a_private_draft_to_its_author(client, author, exercise, make_user):
+    """Issue 32: "View as a candidate" on a new (private) exercise was a 404."""
+    question = exercise.question
+    question.visibility = Visibility.ASSESSMENT  # as "New exercise" creates it: on no public page
+    question.save()
+    client.force_login(author)
+    page = client.get(reverse("authoring:exercise", args=[question.slug])).content.decode()
+    preview_url = reverse("authoring:preview", args=[question.slug])
+    assert f'href="{preview_url}">View as a candidate' in page
+    response = client.get(preview_url)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "Square it." in body and "A preview of a question on no public page" in body
+    assert "def transform(values):" in body  # the starter the editor opens with
+    client.force_login(make_user("learner"))
+    assert client.get(preview_url).status_code == 403
+    assert client.get(question.get_absolute_url()).status_code == 404
