@@ -6,12 +6,15 @@ from questions.models import ExerciseVersion, Question
 
 class AuthoringEvent(models.Model):
     """What an author did to a bank question from the authoring pages: who
-    validated, who made a new exercise version, who exported to the bank."""
+    validated, who made a new exercise version, who exported to the bank, who
+    published or unpublished it."""
 
     class Action(models.TextChoices):
         VALIDATED = "validated", "Validated"
         NEW_VERSION = "new_version", "Created a new version"
         EXPORTED = "exported", "Exported to the bank"
+        PUBLISHED = "published", "Made it public"
+        UNPUBLISHED = "unpublished", "Took it off the public pages"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="authoring_events")

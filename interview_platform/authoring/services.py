@@ -7,7 +7,7 @@ from django.db import transaction
 
 from grader.validation import validate_exercise
 from questions import loader
-from questions.models import ExerciseVersion, Question
+from questions.models import ExerciseVersion, Kind, Question, Visibility
 
 from .models import AuthoringEvent
 
@@ -78,6 +78,24 @@ def create_version(question, spec, files, user):
             user=user, question=question, exercise_version=version, action=AuthoringEvent.Action.NEW_VERSION
         )
     return version
+
+
+def set_public(question, public, user):
+    """Publish `question` (every public page, practice and leaderboards) or take it off
+    the public pages (assessments only), and record who did. False when it already was;
+    AuthoringError for a coding exercise with no version to practise on. Saving the
+    question raises the bank's version, so cached public pages follow at once."""
+    if question.is_public == public:
+        return False
+    if public and question.kind == Kind.CODING and question.current_exercise() is None:
+        raise AuthoringError("Not published: this exercise has no version yet. Write and validate its first version.")
+    question.visibility = Visibility.PUBLIC if public else Visibility.ASSESSMENT
+    question.save(update_fields=["visibility"])
+    AuthoringEvent.objects.create(
+        user=user, question=question, exercise_version=question.current_exercise(),
+        action=AuthoringEvent.Action.PUBLISHED if public else AuthoringEvent.Action.UNPUBLISHED,
+    )
+    return True
 
 
 def export_to_bank(question, user, root=None):

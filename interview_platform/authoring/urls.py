@@ -12,4 +12,5 @@ urlpatterns = [
     path("<slug:slug>/validate/", views.validate, name="validate"),
     path("<slug:slug>/edit/", views.edit, name="edit"),
     path("<slug:slug>/export/", views.export, name="export"),
+    path("<slug:slug>/publish/", views.publish, name="publish"),
 ]

@@ -47,7 +47,7 @@ def new_exercise(request):
     form = NewExerciseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         question = form.save()
-        messages.success(request, f"“{question.title}” created, private until you make it public. Now write its code: the form starts from a working template.")
+        messages.success(request, f"“{question.title}” created, private until you publish it. Now write its code: the form starts from a working template.")
         return redirect("authoring:edit", question.slug)
     return render(request, "authoring/new_exercise.html", {"form": form})
 
@@ -111,6 +111,24 @@ def edit(request, slug):
             messages.error(request, error.message)
     context = {"question": question, "current": current, "form": form, "validation": validation}
     return render(request, "authoring/edit.html", context)
+
+
+@author_required
+@require_POST
+def publish(request, slug):
+    """POST public=1 publishes, public=0 takes the question off the public pages."""
+    question = get_object_or_404(Question, slug=slug)
+    public = request.POST.get("public") == "1"
+    try:
+        changed = services.set_public(question, public, request.user)
+    except AuthoringError as error:
+        messages.error(request, error.message)
+        return redirect("authoring:exercise", slug)
+    if changed:
+        messages.success(request, ("Published: it is on the public pages now." if public else
+                                   "Taken off the public pages: only assessments can use it now.")
+                         + " Export it to the bank to keep this in its file.")
+    return redirect("authoring:exercise", slug)
 
 
 @author_required

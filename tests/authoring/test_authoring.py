@@ -156,3 +156,51 @@ def test_view_as_a_candidate_shows_a_private_draft_to_its_author(client, author,
     client.force_login(make_user("learner"))
     assert client.get(preview_url).status_code == 403
     assert client.get(question.get_absolute_url()).status_code == 404
+
+
+def test_an_author_publishes_and_unpublishes_and_the_history_says_who(client, author, exercise):
+    """Issue 32, item 4: publishing was hidden in the Django admin."""
+    question = exercise.question
+    question.visibility = Visibility.ASSESSMENT
+    question.save()
+    client.force_login(author)
+    publish_url = reverse("authoring:publish", args=[question.slug])
+    assert 'value="1">\n  <button type="submit" class="button">Publish</button>' in client.get(
+        reverse("authoring:exercise", args=[question.slug])).content.decode()
+    client.post(publish_url, {"public": "1"})
+    question.refresh_from_db()
+    assert question.is_public
+    assert client.get(question.get_absolute_url()).status_code == 200
+    client.post(publish_url, {"public": "0"})
+    question.refresh_from_db()
+    assert question.visibility == Visibility.ASSESSMENT
+    assert client.get(question.get_absolute_url()).status_code == 404
+    actions = list(AuthoringEvent.objects.filter(question=question).values_list("action", "user__username"))
+    assert actions == [("unpublished", "author"), ("published", "author")]
+    page = client.get(reverse("authoring:exercise", args=[question.slug])).content.decode()
+    assert "author · made it public" in page and "author · took it off the public pages" in page
+
+
+def test_a_coding_exercise_without_a_version_cannot_be_published(client, author, db):
+    question = Question.objects.create(
+        slug="empty-one", title="Empty", topic="Algorithmic Complexity & Code-Level Optimization", difficulty="easy",
+        kind=Kind.CODING, prompt="Nothing yet.", sample_answer="-", visibility=Visibility.ASSESSMENT,
+    )
+    client.force_login(author)
+    response = client.post(reverse("authoring:publish", args=[question.slug]), {"public": "1"}, follow=True)
+    question.refresh_from_db()
+    assert not question.is_public
+    assert "has no version yet" in response.content.decode()
+
+
+def test_only_authors_publish(client, exercise, make_user):
+    client.force_login(make_user("learner"))
+    assert client.post(reverse("authoring:publish", args=[exercise.question.slug]), {"public": "0"}).status_code == 403
+
+
+def test_the_navigation_leads_authors_to_authoring_and_no_one_else(client, author, make_user):
+    link = f'<a href="{reverse("authoring:index")}"'
+    client.force_login(author)
+    assert link in client.get(reverse("home")).content.decode()
+    client.force_login(make_user("learner"))
+    assert link not in client.get(reverse("home")).content.decode()
