@@ -75,6 +75,16 @@ def speed_phrase(speedup):
     return f"{times(1 / speedup)} slower than"
 
 
+def interval_phrase(low, high):
+    """A speedup's 95% interval in the same words as its figure: a faster-than
+    interval, a slower-than one, or one that spans the reference's speed."""
+    if low >= 1:
+        return f"95% CI {interval(low, high)} faster"
+    if high <= 1:
+        return f"95% CI {interval(1 / high, 1 / low)} slower"
+    return f"95% CI from {times(1 / low)} slower to {times(high)} faster"
+
+
 def plural(count, word):
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
@@ -83,7 +93,7 @@ def accepted_message(size_count, edge_count, headline_size, speedup, ci, memory,
     text = f"Correct on all {plural(size_count, 'size')} and {plural(edge_count, 'edge case')}. "
     text += f"{speed_phrase(speedup).capitalize()} the reference at size {headline_size:,}"
     if ci:
-        text += f" (95% CI {interval(*ci)})"
+        text += f" ({interval_phrase(*ci)})"
     text += f"; peak memory {mebibytes(memory)} vs {mebibytes(reference_memory)}"
     if "memory" not in graded_on:
         text += " (not graded for this exercise)"

@@ -12,7 +12,7 @@ def render(source, **context):
 def test_the_message_and_the_page_write_memory_and_speedup_alike():
     memory, reference = 51_200_000, 51_200_000
     message = feedback.accepted_message(3, 2, 8000, 40.94, [38.2, 44.1], memory, reference, ["time", "memory"])
-    assert "40.9× faster than the reference at size 8,000 (95% CI 38.2–44.1×)" in message
+    assert "40.9× faster than the reference at size 8,000 (95% CI 38.2–44.1× faster)" in message
     assert "peak memory 48.8 MiB vs 48.8 MiB" in message
     page = render("{{ m|mib }} {{ s|times }} {{ ci|interval }}", m=memory, s=40.94, ci=[38.2, 44.1])
     assert page == "48.8 MiB 40.9× 38.2–44.1×"
@@ -38,3 +38,14 @@ def test_rates_keep_three_figures_without_an_exponent():
     values = (4834.2, 50000.0, 999.6, 20.63, 0.0375, 1234567.0)
     assert [feedback.three_figures(value) for value in values] == ["4,830", "50,000", "1,000", "20.6", "0.0375", "1,230,000"]
     assert render("{{ r|rate:'GB/s' }} {{ m|rate:'GB/s' }}", r=4834.2, m=None) == "4,830 GB/s –"
+
+
+def test_a_slower_figures_interval_is_written_in_the_same_words():
+    """Issue 32, item 11: '1.38x slower ... (95% CI 0.601-1.46x)' mixed a slower-than factor with a
+    speedup interval."""
+    def message(speedup, ci):
+        return feedback.accepted_message(1, 0, 1000, speedup, ci, 1, 1, ["time"])
+
+    assert "1.38× slower than the reference at size 1,000 (95% CI from 1.66× slower to 1.46× faster)" in message(
+        1 / 1.38, [0.601, 1.46])
+    assert "2.00× slower than the reference at size 1,000 (95% CI 1.82–2.22× slower)" in message(0.5, [0.45, 0.55])
