@@ -42,3 +42,20 @@ class Verdict:
     }
     CHOICES = list(LABELS.items())
     ALL = frozenset(LABELS)
+
+
+class Speed:
+    """What an accepted answer's speedup says once its 95% interval is read (grader.speed
+    decides which): faster than the reference, correct but not faster (the interval
+    includes 1 or lies below it), or the exercise's starter code submitted unchanged.
+    Only FASTER is ranked on a leaderboard or earns speed credit in a hiring report."""
+
+    FASTER = "faster"
+    NOT_FASTER = "not_faster"
+    STARTER = "starter"
+
+    LABELS = {
+        FASTER: "Faster than the reference",
+        NOT_FASTER: "Correct, but not faster than the reference",
+        STARTER: "Correct, but the starter code unchanged",
+    }
