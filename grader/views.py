@@ -13,7 +13,7 @@ from questions.models import Kind, Question
 from questions.services import UnstorableAnswer, save_draft
 from questions.text import unix_newlines
 
-from . import comparison, services
+from . import comparison, services, speed
 from .models import SITTING_PURPOSES, Purpose, Submission
 from .states import Verdict
 
@@ -47,6 +47,8 @@ def _submission_context(submission):
         "progress": services.submission_progress(submission),
         "against_previous": comparison.against_previous(submission) if submission.is_final else None,
         "can_grade_again": submission.is_final and services.can_grade_again(submission),
+        # Faster, not faster, or the starter unchanged (grader.speed): the page words the figure by it.
+        "speed": speed.submission_speed(submission) if submission.is_final else None,
     }
 
 

@@ -118,16 +118,27 @@ def format_board(board):
     if board["hardware"] not in board["hardware_available"]:
         raise CliError(f"No results on {board['hardware']!r}; boards exist for: {', '.join(board['hardware_available']) or 'none'}.")
     rows = [
-        [row["rank"], row["name"] + (" (you)" if row["is_you"] else ""), _counted_speedup(row), _mib(row["peak_memory_bytes"]), f"v{row['exercise_version']}"]
+        [_rank(row), row["name"] + (" (you)" if row["is_you"] else ""), _counted_speedup(row), _mib(row["peak_memory_bytes"]), f"v{row['exercise_version']}"]
         for row in board["results"]
     ]
     text = [f"{board['exercise']} on {board['hardware']} (page {board['page']} of {board['pages']}, {board['count']} people)"]
     text.append(format_table(["rank", "name", "speedup", "memory", "version"], rows))
     you = board.get("you")
-    text.append(f"Your place: #{you['rank']} at {_counted_speedup(you)}." if you else "You are not on this board yet.")
+    text.append(f"Your place: {_place(you)} at {_counted_speedup(you)}." if you else "You are not on this board yet.")
     if any(row["gradings"] > 1 for row in board["results"]):
         text.append("The same code graded more than once counts by its middle grading.")
+    if any(row.get("tied") for row in board["results"]):
+        text.append("=N: 95% intervals overlap, so these cannot be told apart and share a rank.")
     return "\n".join(text)
+
+
+def _rank(row):
+    """A board row's rank: '3', or '=2' when it shares the rank (a server before issue 30 sends no `tied`)."""
+    return f"={row['rank']}" if row.get("tied") else row["rank"]
+
+
+def _place(row):
+    return _rank(row) if row.get("tied") else f"#{row['rank']}"
 
 
 def _counted_speedup(row):

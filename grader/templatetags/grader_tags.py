@@ -5,11 +5,18 @@ from django import template
 
 from grader import services
 from grader.grading import exercise_limits as clamped_limits
+from grader.states import Speed
 from questions.services import draft_text
 
 register = template.Library()
 
 MISSING = "–"
+
+
+@register.filter
+def speed_label(word):
+    """The words for a grader.states.Speed value: 'Correct, but not faster than the reference'."""
+    return Speed.LABELS.get(word, "")
 
 
 @register.simple_tag

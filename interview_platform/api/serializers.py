@@ -251,10 +251,20 @@ class ScoreRowSerializer(serializers.Serializer):
 
 
 class EntryRowSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        help_text="The shared rank: entries whose 95% intervals overlap cannot be told apart and share the rank of the "
+        "first entry of their group (going down the board, an entry joins the group above when its interval overlaps "
+        "that of the group's first entry)."
+    )
+    tied = serializers.BooleanField(help_text="Whether another entry shares this rank (shown as =N).")
+    position = serializers.IntegerField(help_text="1-based place in the board's order: speedup, then memory, then time.")
     name = serializers.CharField()
     speedup = serializers.FloatField(
         help_text="The counted grading's speedup: the person's best program, by its middle grading when graded more than once."
+    )
+    speedup_ci = serializers.ListField(
+        child=serializers.FloatField(), min_length=2, max_length=2, allow_null=True,
+        help_text="The counted grading's 95% interval [low, high]; null when it has none.",
     )
     gradings = serializers.IntegerField(help_text="How many gradings the counted program has (their lower median counts).")
     peak_memory_bytes = serializers.IntegerField(allow_null=True)

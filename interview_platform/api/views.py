@@ -279,11 +279,14 @@ class TopicBoard(APIView):
         return Response(_score_board(request, boards.topic_board(name), mine))
 
 
-def _entry_row(entry, rank, user):
+def _entry_row(entry, rank, position, user):
     return {
-        "rank": rank,
+        "rank": rank.number,
+        "tied": rank.tied,
+        "position": position,
         "name": boards.public_name(entry.user),
         "speedup": entry.speedup,
+        "speedup_ci": [entry.speedup_ci_low, entry.speedup_ci_high] if entry.speedup_ci_low is not None else None,
         "gradings": entry.gradings,
         "peak_memory_bytes": entry.peak_memory_bytes,
         "exercise_version": entry.submission.exercise.number,
@@ -310,8 +313,11 @@ class ExerciseBoard(APIView):
             mine = LeaderboardEntry.objects.filter(user=user, question=question, hardware=hardware).select_related(
                 "user__profile", "submission__exercise"
             ).first()
-            body["you"] = _entry_row(mine, boards.position_of_entry(mine), user) if mine else None
-        results = [_entry_row(entry, page.start_index() + offset, user) for offset, entry in enumerate(page)]
+            body["you"] = _entry_row(mine, boards.rank_of_entry(mine), boards.position_of_entry(mine), user) if mine else None
+        results = [
+            _entry_row(entry, rank, page.start_index() + offset, user)
+            for offset, (entry, rank) in enumerate(boards.ranked_page(page))
+        ]
         return Response({**body, "count": page.paginator.count, "page": page.number, "pages": page.paginator.num_pages, "results": results})
 
 

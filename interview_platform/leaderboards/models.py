@@ -17,6 +17,7 @@ class LeaderboardEntry(models.Model):
     middle grading (services.counted_grading). A program graded several times counts by
     the lower median of its gradings, so grading the same code again cannot fish for a
     lucky figure; best means highest speedup, then lower peak memory, then earlier.
+    Only a counted grading that is faster than the reference (grader.speed) has an entry.
     The exercise is the question, not the version: a new version keeps its board."""
 
     # No single-column indexes: the unique constraint leads with user, the board index with question.
@@ -29,6 +30,10 @@ class LeaderboardEntry(models.Model):
     hardware = models.CharField(max_length=80)
     submission = models.ForeignKey("grader.Submission", on_delete=models.CASCADE, related_name="+")
     speedup = models.FloatField()
+    # The counted grading's 95% interval: entries whose intervals overlap share a rank
+    # (grader.speed.shared_ranks). Empty when the grading has none.
+    speedup_ci_low = models.FloatField(null=True, blank=True)
+    speedup_ci_high = models.FloatField(null=True, blank=True)
     peak_memory_bytes = models.BigIntegerField(null=True, blank=True)
     achieved_at = models.DateTimeField(help_text="When the counted submission was made (the last tie-breaker).")
     gradings = models.PositiveIntegerField(

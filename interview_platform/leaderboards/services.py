@@ -1,10 +1,13 @@
 """Leaderboard rules, in one place: what counts, what "best" means, how points add up,
 and the queries every page runs.
 
-Only accepted PRACTICE submissions with a measured speedup count. Assessments, quick
+Only accepted PRACTICE submissions with a measured speedup are read. Assessments, quick
 checks and author validation runs never reach a leaderboard. A program graded several
 times counts by its middle grading (counted_grading), so grading the same code again
-steadies a figure and cannot lift it by luck.
+steadies a figure and cannot lift it by luck; and that middle grading ranks only when it
+counts as faster than the reference (grader.speed: its interval wholly above 1, and not
+the unchanged starter). An answer that is correct but not faster has no entry, no points
+and no "faster than N%". Entries whose intervals overlap share a rank (board_ranks).
 """
 import math
 from dataclasses import dataclass
@@ -19,9 +22,10 @@ from django.db.models import Count, F, Prefetch, Q, Value
 from django.db.models.functions import Floor, Ln
 from django.utils.text import slugify
 
+from grader import speed
 from grader.models import Purpose, Submission
 from grader.same_code import middle_grading
-from grader.states import Status, Verdict
+from grader.states import Speed, Status, Verdict
 from questions.bank_version import bank_version
 from questions.models import DIFFICULTY_POINTS, Kind, Question
 
@@ -41,7 +45,9 @@ BIN_SCALE = BINS_PER_DOUBLING / math.log(2)
 REBUILD_BATCH = 5000
 
 
-def is_rankable(submission):
+def is_board_grading(submission):
+    """Whether the boards read this grading: an accepted practice answer with a measured
+    speedup on known hardware. Whether it ranks is counted_grading's question."""
     return (
         submission.purpose == Purpose.PRACTICE
         and submission.status == Status.DONE
@@ -52,15 +58,21 @@ def is_rankable(submission):
     )
 
 
-def rankable_submissions():
-    """The Submission rows is_rankable accepts, as a query."""
+def board_gradings():
+    """The Submission rows is_board_grading accepts, as a query."""
     return Submission.objects.filter(
         purpose=Purpose.PRACTICE, status=Status.DONE, verdict=Verdict.ACCEPTED, speedup__gt=0
     ).exclude(hardware="")
 
 
+def is_rankable(submission):
+    """Whether this grading's own figure could stand on a board: a board grading that
+    counts as faster than the reference (grader.speed)."""
+    return is_board_grading(submission) and speed.submission_speed(submission) == Speed.FASTER
+
+
 #: What counted_grading reads of each grading (plus the board's keys, for the rebuild).
-GRADING_FIELDS = ("id", "program", "speedup", "peak_memory_bytes", "created_at")
+GRADING_FIELDS = ("id", "program", "speedup", "speedup_ci_low", "speedup_ci_high", "peak_memory_bytes", "created_at")
 BOARD_KEYS = ("user_id", "exercise__question_id", "hardware")
 
 
@@ -73,16 +85,23 @@ def _speed_then_id(grading):
     return (grading["speedup"], grading["id"])
 
 
-def counted_grading(gradings):
+def counted_grading(gradings, starters):
     """The grading that stands for one person on one board, and how many gradings its
-    program has: each program's middle grading by speedup (grader.same_code's lower
-    median, an actual grading), then the best of those by ranking_key. `gradings` are
-    dicts with GRADING_FIELDS."""
+    program has; None when no program ranks. Each program's middle grading by speedup
+    (grader.same_code's lower median, an actual grading, chosen among all its gradings so
+    that only gradings that read faster cannot be picked out), kept when it counts as
+    faster (grader.speed; `starters` are the exercise's starter fingerprints, which never
+    count), then the best of those by ranking_key. `gradings` are dicts with GRADING_FIELDS."""
     programs = {}
     for grading in gradings:
         programs.setdefault(grading["program"], []).append(grading)
     middles = [(middle_grading(group, _speed_then_id), len(group)) for group in programs.values()]
-    return min(middles, key=lambda middle: _ranked(middle[0]))
+    ranked = [middle for middle in middles if _counts_as_faster(middle[0], starters)]
+    return min(ranked, key=lambda middle: _ranked(middle[0]), default=None)
+
+
+def _counts_as_faster(grading, starters):
+    return speed.counts_as_faster(grading["speedup"], grading["speedup_ci_low"], grading["program"] in starters)
 
 
 def _ranked(grading):
@@ -108,6 +127,8 @@ def _entry_fields(grading, gradings):
     return {
         "submission_id": grading["id"],
         "speedup": grading["speedup"],
+        "speedup_ci_low": grading["speedup_ci_low"],
+        "speedup_ci_high": grading["speedup_ci_high"],
         "peak_memory_bytes": grading["peak_memory_bytes"],
         "achieved_at": grading["created_at"],
         "gradings": gradings,
@@ -118,21 +139,30 @@ def record_submission(submission):
     """Fold one graded submission into the tables; returns the person's entry or None.
 
     The person's entry is worked out again from all their gradings on the board, since a
-    new grading of the counted program can move its middle grading either way.
+    new grading of the counted program can move its middle grading either way, and out
+    of the faster ones: then the entry and its points go.
     Safe under concurrent workers: the person's UserScore row is locked first, so two
     results for the same person are applied one after the other, and the unique
     constraint on (user, question, hardware) turns a racing insert into an update."""
-    if not is_rankable(submission):
+    if not is_board_grading(submission):
         return None
     question = Question.objects.only("id", "topic", "difficulty").get(pk=submission.exercise.question_id)
+    starters = speed.starter_programs([question.pk]).get(question.pk, frozenset())
     with transaction.atomic():
         UserScore.objects.select_for_update().get_or_create(
             user_id=submission.user_id, defaults={"reached_at": submission.created_at}
         )
-        gradings = rankable_submissions().filter(
+        gradings = board_gradings().filter(
             user_id=submission.user_id, exercise__question=question, hardware=submission.hardware
         )
-        fields = _entry_fields(*counted_grading(gradings.values(*GRADING_FIELDS)))
+        counted = counted_grading(gradings.values(*GRADING_FIELDS), starters)
+        if counted is None:
+            LeaderboardEntry.objects.filter(
+                user_id=submission.user_id, question=question, hardware=submission.hardware
+            ).delete()
+            refresh_scores(submission.user_id, topics=[question.topic])
+            return None
+        fields = _entry_fields(*counted)
         entry, created = LeaderboardEntry.objects.select_for_update().get_or_create(
             user_id=submission.user_id, question=question, hardware=submission.hardware, defaults=fields
         )
@@ -189,7 +219,10 @@ def _entry_summaries(entries):
 def refresh_scores(user_id, topics):
     entries = _entry_summaries(LeaderboardEntry.objects.filter(user_id=user_id))
     overall, by_topic = summarise(entries)
-    UserScore.objects.update_or_create(user_id=user_id, defaults=overall.as_defaults())
+    if overall.solved:
+        UserScore.objects.update_or_create(user_id=user_id, defaults=overall.as_defaults())
+    else:  # nothing of theirs ranks (any more): off the points boards
+        UserScore.objects.filter(user_id=user_id).delete()
     for topic in topics:
         totals = by_topic.get(topic)
         if totals is None:
@@ -201,10 +234,14 @@ def refresh_scores(user_id, topics):
 def counted_gradings():
     """Every board's entries from the Submission rows: (user_id, question_id, hardware,
     counted grading, gradings of its program), one board's rows at a time, in one pass
-    over the rankable rows in board order."""
-    rows = rankable_submissions().order_by(*BOARD_KEYS).values(*BOARD_KEYS, *GRADING_FIELDS)
+    over the board gradings in board order; a person with nothing that ranks on a board
+    (counted_grading is None) has no entry there."""
+    starters = speed.all_starter_programs()
+    rows = board_gradings().order_by(*BOARD_KEYS).values(*BOARD_KEYS, *GRADING_FIELDS)
     for board, gradings in groupby(rows.iterator(chunk_size=REBUILD_BATCH), key=itemgetter(*BOARD_KEYS)):
-        yield (*board, *counted_grading(gradings))
+        counted = counted_grading(gradings, starters.get(board[1], frozenset()))
+        if counted is not None:
+            yield (*board, *counted)
 
 
 def _in_batches(rows, size=REBUILD_BATCH):
@@ -284,13 +321,46 @@ def topic_board(topic):
     )
 
 
+#: An exercise board's order (ranking_key, then id), as SQL; the board index follows it.
+EXERCISE_BOARD_ORDER = ("-speedup", F("peak_memory_bytes").asc(nulls_last=True), "achieved_at", "id")
+
+
 def exercise_board(question, hardware):
     with_version_number = Submission.objects.only("id", "exercise__number").select_related("exercise")
     return (
         LeaderboardEntry.objects.filter(question=question, hardware=hardware)
         .prefetch_related("user__profile", Prefetch("submission", queryset=with_version_number))
-        .order_by("-speedup", F("peak_memory_bytes").asc(nulls_last=True), "achieved_at", "id")
+        .order_by(*EXERCISE_BOARD_ORDER)
     )
+
+
+def board_ranks(question_id, hardware, count):
+    """The grader.speed.Rank of the first `count` entries of an exercise board, in board
+    order: entries whose 95% intervals overlap share a rank (grader.speed.shared_ranks).
+    Walks the board from its top (one entry past `count`, to know whether the last one
+    shares its rank): as deep as the page shown, as an OFFSET would."""
+    rows = (
+        LeaderboardEntry.objects.filter(question_id=question_id, hardware=hardware)
+        .order_by(*EXERCISE_BOARD_ORDER)
+        .values_list("speedup", "speedup_ci_low", "speedup_ci_high")[: count + 1]
+    )
+    return speed.shared_ranks([speed.interval(*row) for row in rows])[:count]
+
+
+def ranked_page(page):
+    """(entry, Rank) for each entry of a Paginator page of exercise_board."""
+    entries = list(page.object_list)
+    if not entries:
+        return []
+    first = entries[0]
+    ranks = board_ranks(first.question_id, first.hardware, page.start_index() + len(entries) - 1)
+    return list(zip(entries, ranks[page.start_index() - 1:]))
+
+
+def rank_of_entry(entry):
+    """The entry's grader.speed.Rank on its board (position_of_entry, shared when tied)."""
+    position = position_of_entry(entry)
+    return board_ranks(entry.question_id, entry.hardware, position)[position - 1]
 
 
 def position_of_score(score):
@@ -421,18 +491,25 @@ def counted_for(submission):
     }
 
 
+def _distinguishably_below(low):
+    """Entries whose interval (else figure) lies wholly below `low` (grader.speed.indistinguishable)."""
+    return Q(speedup_ci_high__lt=low) | Q(speedup_ci_high__isnull=True, speedup__lt=low)
+
+
 def standing(submission):
     """How a graded practice submission compares with everyone else's best on the same
     exercise and hardware: {"faster_than_pct", "compared_with", "hardware", "distribution",
-    "counted"} (counted_for). None when the submission is not on a leaderboard (not
-    accepted, not practice...)."""
+    "counted"} (counted_for). "Faster than" counts only entries whose interval lies wholly
+    below this submission's: an overlapping one is not beaten. None when the submission's
+    figure would not rank (not accepted, not practice, not faster than the reference...)."""
     if not is_rankable(submission):
         return None
     question_id = submission.exercise.question_id
     others = LeaderboardEntry.objects.filter(question_id=question_id, hardware=submission.hardware).exclude(
         user_id=submission.user_id
     )
-    tally = others.aggregate(total=Count("id"), slower=Count("id", filter=Q(speedup__lt=submission.speedup)))
+    low, _ = speed.interval(submission.speedup, submission.speedup_ci_low, submission.speedup_ci_high)
+    tally = others.aggregate(total=Count("id"), slower=Count("id", filter=_distinguishably_below(low)))
     pct = None
     if tally["total"]:
         # Rounded down: never claim more than was beaten.

@@ -42,14 +42,16 @@ def exercise(request, slug):
     mine = None
     if hardware and request.user.is_authenticated:
         mine = LeaderboardEntry.objects.filter(user=request.user, question=question, hardware=hardware).first()
+    page_obj = _page(request, services.exercise_board(question, hardware)) if hardware else None
     context = {
         "question": question,
         "tabs": [(value, hardware_label(value)) for value in available],
         "hardware": hardware,
         "hardware_label": hardware_label(hardware) if hardware else "",
-        "page_obj": _page(request, services.exercise_board(question, hardware)) if hardware else None,
+        "page_obj": page_obj,
+        "ranked_entries": services.ranked_page(page_obj) if page_obj else [],
         "mine": mine,
-        "my_position": services.position_of_entry(mine) if mine else None,
+        "my_rank": services.rank_of_entry(mine) if mine else None,
     }
     return render(request, "leaderboards/exercise.html", context)
 

@@ -5,14 +5,20 @@ the total:
 - numeric: 1 when the saved value is within tolerance (checked on save);
 - concept: the share of rubric points a reviewer ticked (pending until reviewed;
   an empty answer scores 0 without review);
-- coding: an accepted submission scores speed_score(its speedup, the item's target
-  speedup), the best accepted program counts (pending while one is grading); 0 with
-  none. A program submitted more than once counts by the median of its gradings
-  (grader.same_code.middle_grading), so resubmitting the same code cannot fish for
-  a lucky figure. Only full gradings are submissions here: the candidate's quick
-  checks are listed apart (ItemResult.checks) and never scored.
+- coding: an accepted submission scores coding_score: speed_score(its speedup, the
+  item's target speedup) when it counts as faster than the reference (grader.speed:
+  its 95% interval wholly above 1); correctness credit only when it does not (scored
+  as if at exactly the reference's speed: half marks with a target, full marks
+  without one, whose rule is "whatever its speed"); nothing for the exercise's
+  starter code submitted unchanged. The best accepted program counts (pending while
+  one is grading); 0 with none. A program submitted more than once counts by the
+  median of its gradings (grader.same_code.middle_grading), so resubmitting the same
+  code cannot fish for a lucky figure. Only full gradings are submissions here: the
+  candidate's quick checks are listed apart (ItemResult.checks) and never scored.
 The coding figures shown (speedup and its CI, peak memory) come from that
-submission, else the last one.
+submission, else the last one. Across candidates (assessment_reports), each coding
+question ranks the candidates whose counted answer is faster, and those whose
+intervals overlap share a rank (grader.speed.shared_ranks).
 """
 import csv
 import difflib
@@ -20,9 +26,10 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from grader import speed
 from grader.models import Purpose
 from grader.same_code import by_program, middle_grading
-from grader.states import Verdict
+from grader.states import Speed, Verdict
 from questions.models import Kind
 
 from .models import Answer, SessionSubmission
@@ -46,6 +53,8 @@ class ItemResult:
     submissions: list = field(default_factory=list)  # full gradings only: what is scored
     checks: list = field(default_factory=list)  # quick checks in the sitting: shown, never scored
     score: float | None = None  # None: pending (review or grading)
+    starters: frozenset = frozenset()  # fingerprints of the exercise's starter code (grader.speed)
+    speed_rank: speed.Rank | None = None  # among the candidates whose answer is faster (assessment_reports)
 
     @property
     def question(self):
@@ -65,12 +74,27 @@ class ItemResult:
         """The accepted submissions that count: one per program, its median grading."""
         return [middle_grading(group, _speed_order) for group in self.accepted_programs]
 
+    def speed_of(self, submission):
+        """The grader.states.Speed word of an accepted submission (None for any other)."""
+        return speed.submission_speed(submission, self.starters)
+
+    def credit(self, submission):
+        """coding_score of one accepted submission on this item."""
+        return coding_score(self.speed_of(submission), submission.speedup, self.item.target_speedup)
+
     @cached_property
     def best_submission(self):
+        """The counted submission that scores best (then the faster, then the later), else the last one."""
         counted = self.counted_submissions
         if counted:
-            return max(counted, key=_speed_order)
+            return max(counted, key=lambda submission: (self.credit(submission), *_speed_order(submission)))
         return self.submissions[-1] if self.submissions else None
+
+    @cached_property
+    def speed(self):
+        """The best submission's Speed word: faster, not faster, or the starter; None if not accepted."""
+        best = self.best_submission
+        return self.speed_of(best) if best is not None else None
 
     @cached_property
     def best_program_gradings(self):
@@ -101,7 +125,11 @@ class ItemResult:
             best = self.best_submission
             if best is None:
                 return "No submission"
-            return best.verdict_label if best.is_final else "Grading"
+            if not best.is_final:
+                return "Grading"
+            if self.speed in (Speed.NOT_FASTER, Speed.STARTER):
+                return Speed.LABELS[self.speed]
+            return best.verdict_label
         if self.answer is None or not (self.answer.text.strip() or self.answer.numeric_input):
             return "No answer"
         if self.kind == Kind.NUMERIC:
@@ -133,11 +161,21 @@ def speed_score(speedup, target):
     return 0.5 + 0.5 * min(math.log(speedup) / math.log(target), 1.0)
 
 
+def coding_score(speed_word, speedup, target):
+    """An accepted answer's score from its grader.states.Speed word: speed_score when it
+    is faster than the reference; correctness credit only when it is not (scored as at
+    the reference's own speed); 0 for the starter code submitted unchanged."""
+    if speed_word == Speed.STARTER:
+        return 0.0
+    if speed_word == Speed.NOT_FASTER:
+        return speed_score(speed.REFERENCE_SPEED, target)
+    return speed_score(speedup, target)
+
+
 def _score(result):
     if result.kind == Kind.CODING:
-        counted = result.counted_submissions
-        if counted:
-            return max(speed_score(s.speedup, result.item.target_speedup) for s in counted)
+        if result.counted_submissions:
+            return result.credit(result.best_submission)
         if any(not s.is_final for s in result.submissions):
             return None
         return 0.0
@@ -206,10 +244,12 @@ def candidate_report(session):
     ):
         graded = link.submission.purpose == Purpose.ASSESSMENT
         (submissions if graded else checks).setdefault(link.item_id, []).append(link.submission)
+    starters = speed.starter_programs(item.question_id for item in items if item.is_coding)
     results = []
     for item in items:
         result = ItemResult(
-            item=item, answer=answers.get(item.pk), submissions=submissions.get(item.pk, []), checks=checks.get(item.pk, [])
+            item=item, answer=answers.get(item.pk), submissions=submissions.get(item.pk, []), checks=checks.get(item.pk, []),
+            starters=starters.get(item.question_id, frozenset()),
         )
         result.score = _score(result)
         results.append(result)
@@ -217,8 +257,28 @@ def candidate_report(session):
 
 
 def assessment_reports(assessment):
+    """Every candidate's report, by start; each coding result carries its speed_rank."""
     sessions = assessment.sessions.select_related("invitation", "candidate", "assessment").order_by("started_at")
-    return [candidate_report(session) for session in sessions]
+    reports = [candidate_report(session) for session in sessions]
+    rank_speeds(reports)
+    return reports
+
+
+def rank_speeds(reports):
+    """Set speed_rank on each coding result whose best answer is faster than the reference:
+    per question, the candidates by that answer's speedup (then the earlier), those whose
+    95% intervals overlap sharing a rank (grader.speed.shared_ranks). Answers that are not
+    faster, and the starter, are not ranked: their label says why."""
+    by_item = {}
+    for report in reports:
+        for result in report.results:
+            if result.kind == Kind.CODING and result.speed == Speed.FASTER:
+                by_item.setdefault(result.item.pk, []).append(result)
+    for results in by_item.values():
+        results.sort(key=lambda result: (-result.best_submission.speedup, result.best_submission.created_at))
+        intervals = [speed.interval(s.speedup, s.speedup_ci_low, s.speedup_ci_high) for s in (r.best_submission for r in results)]
+        for result, rank in zip(results, speed.shared_ranks(intervals)):
+            result.speed_rank = rank
 
 
 def assessment_similarity(assessment, reports):

@@ -145,3 +145,25 @@ def test_a_refusal_the_server_wrote_is_printed_without_its_escapes(monkeypatch, 
 def test_printable_keeps_line_breaks_and_every_printable_letter():
     assert render.printable("Zoë 李\nnext line") == "Zoë 李\nnext line"
     assert render.printable(HOSTILE) == "[2J]0;ownedPat31m"  # what is left is text, not a command
+
+
+# -- issue 30: ranks that admit ties ------------------------------------------------------
+
+
+def test_the_leaderboard_marks_shared_ranks(monkeypatch, capsys):
+    board = board_with("Pat")
+    second = {**board["results"][0], "name": "Sam", "speedup": 39.0}
+    board["results"] = [{**board["results"][0], "tied": True}, {**second, "tied": True}]
+    board["count"] = 2
+    board["you"] = {**second, "tied": True, "is_you": True}
+    status, printed = run_leaderboard(monkeypatch, capsys, board)
+    assert status == 0
+    rows = [line.split()[0] for line in printed.out.splitlines() if "Pat" in line or "Sam" in line]
+    assert rows == ["=1", "=1"]
+    assert "Your place: =1 at" in printed.out
+    assert "=N: 95% intervals overlap, so these cannot be told apart" in printed.out
+
+
+def test_an_older_server_without_ties_still_prints(monkeypatch, capsys):
+    status, printed = run_leaderboard(monkeypatch, capsys, board_with("Pat"))
+    assert status == 0 and "=1" not in printed.out

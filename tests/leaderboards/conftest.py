@@ -38,15 +38,17 @@ def make_exercise(db):
 def make_submission(db):
     """A graded submission. `minutes` sets created_at relative to a fixed start so ties are controllable.
     Each one is a program of its own unless `code` is given (a program graded several times counts
-    by its middle grading). The signal is sent (as the grader does) unless signal=False."""
+    by its middle grading). `ci` is the speedup's 95% interval, (low, high); none by default.
+    The signal is sent (as the grader does) unless signal=False."""
 
     def make(user, exercise, speedup=2.0, memory=1000, hardware="cpu", verdict=Verdict.ACCEPTED,
-             purpose=Purpose.PRACTICE, minutes=None, signal=True, code=None):
+             purpose=Purpose.PRACTICE, minutes=None, signal=True, code=None, ci=None):
         if code is None:
             code = f"def transform(x):\n    return x + {next(_counter)}\n"
         submission = Submission.objects.create(
             user=user, exercise=exercise, code=code, purpose=purpose,
             status=Status.DONE, verdict=verdict, speedup=speedup, peak_memory_bytes=memory, hardware=hardware,
+            speedup_ci_low=ci[0] if ci else None, speedup_ci_high=ci[1] if ci else None,
         )
         created_at = START + timedelta(minutes=next(_counter) if minutes is None else minutes)
         Submission.objects.filter(pk=submission.pk).update(created_at=created_at)

@@ -86,13 +86,13 @@ def test_pages_paginate(client, make_user, make_exercise, make_submission, monke
     monkeypatch.setattr(services, "PAGE_SIZE", 2)
     exercise = make_exercise(slug="dot")
     for index in range(5):
-        make_submission(make_user(f"person{index}"), exercise, speedup=float(index + 1))
+        make_submission(make_user(f"person{index}"), exercise, speedup=float(index + 2))
 
     first = client.get(reverse("leaderboards:exercise", args=["dot"])).content.decode()
-    assert "Page 1 of 3" in first and "5.00×" in first and "3.00×" not in first
+    assert "Page 1 of 3" in first and "5.00×" in first and "4.00×" not in first
     last = client.get(reverse("leaderboards:exercise", args=["dot"]), {"page": 3}).content.decode()
-    assert "1.00×" in last and "5.00×" not in last
-    assert '<td class="num">5</td>' in last  # ranks continue across pages
+    assert "2.00×" in last and "5.00×" not in last
+    assert '<td class="num rank">5</td>' in last  # ranks continue across pages
     assert "Page 3 of 3" in client.get(reverse("leaderboards:index"), {"page": "999"}).content.decode()
 
 

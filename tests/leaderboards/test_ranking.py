@@ -121,10 +121,10 @@ def test_points_weighted_by_difficulty_and_speed():
 def test_global_ranking_sums_points_over_exercises(make_user, make_exercise, make_submission):
     easy, hard = make_exercise(difficulty="easy"), make_exercise(difficulty="hard")
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    make_submission(alice, easy, speedup=1.0)
+    make_submission(alice, easy, speedup=1.2)
     make_submission(alice, easy, speedup=4.0)  # improves: 10 -> 12
-    make_submission(bob, hard, speedup=1.0)  # 30
-    make_submission(carol, easy, speedup=1.0, minutes=1)
+    make_submission(bob, hard, speedup=1.2)  # 30
+    make_submission(carol, easy, speedup=1.2, minutes=1)
     make_submission(carol, hard, speedup=2.0, minutes=2)  # 10 + 33
 
     rows = [(score.user.username, score.points, score.solved) for score in services.global_board()]
@@ -136,10 +136,10 @@ def test_equal_points_go_to_whoever_got_there_first(make_user, make_exercise, ma
     """"There" is the solve that completed the total: each person's latest, not their first."""
     first, second = make_exercise(), make_exercise()
     early, late = make_user("early"), make_user("late")
-    make_submission(late, first, speedup=1.0, minutes=1)  # late starts first...
-    make_submission(early, first, speedup=1.0, minutes=5)
-    make_submission(early, second, speedup=1.0, minutes=10)
-    make_submission(late, second, speedup=1.0, minutes=20)  # ...but completes the same 20 points last
+    make_submission(late, first, speedup=1.2, minutes=1)  # late starts first...
+    make_submission(early, first, speedup=1.2, minutes=5)
+    make_submission(early, second, speedup=1.2, minutes=10)
+    make_submission(late, second, speedup=1.2, minutes=20)  # ...but completes the same 20 points last
 
     assert [score.user.username for score in services.global_board()] == ["early", "late"]
     assert UserScore.objects.get(user=late).reached_at == START + timedelta(minutes=20)
@@ -152,8 +152,8 @@ def test_topic_board_counts_only_that_topics_exercises(make_user, make_exercise,
     gpu = make_exercise(topic="GPU Programming", difficulty="hard")
     algo = make_exercise(topic="Algorithmic Complexity & Code-Level Optimization", difficulty="easy")
     alice, bob = make_user("alice"), make_user("bob")
-    make_submission(alice, algo, speedup=1.0)
-    make_submission(alice, gpu, speedup=1.0)
+    make_submission(alice, algo, speedup=1.2)
+    make_submission(alice, gpu, speedup=1.2)
     make_submission(bob, algo, speedup=16.0)
 
     gpu_rows = [(score.user.username, score.points) for score in services.topic_board("GPU Programming")]
@@ -208,16 +208,20 @@ def test_rebuild_command_reports_what_it_built(make_user, make_exercise, make_su
     assert UserScore.objects.get().points == services.points_for("easy", 2.0)
 
 
-def test_what_is_rankable():
+def test_what_is_rankable(make_exercise):
+    exercise = make_exercise()
+
     def submission(**fields):
         defaults = {
             "purpose": Purpose.PRACTICE, "status": Status.DONE, "verdict": Verdict.ACCEPTED, "speedup": 2.0, "hardware": "cpu",
+            "exercise": exercise, "program": "mine",
         }
         return Submission(**{**defaults, **fields})
 
     assert services.is_rankable(submission())
     for fields in ({"speedup": 0.0}, {"speedup": -1.0}, {"speedup": None}, {"hardware": ""}, {"status": Status.RUNNING},
-                   {"verdict": Verdict.WRONG_ANSWER}, {"purpose": Purpose.ASSESSMENT}):
+                   {"verdict": Verdict.WRONG_ANSWER}, {"purpose": Purpose.ASSESSMENT},
+                   {"speedup": 1.0}, {"speedup": 1.5, "speedup_ci_low": 0.98}):  # not faster than the reference (issue 30)
         assert not services.is_rankable(submission(**fields)), fields
 
 
@@ -263,7 +267,7 @@ def test_places_on_the_global_board_break_ties_by_time_then_person(make_user, ma
     exercise = make_exercise()
     first, second, later = make_user("first"), make_user("second"), make_user("later")
     for person, minutes in ((second, 5), (first, 5), (later, 6)):
-        make_submission(person, exercise, speedup=1.0, minutes=minutes)
+        make_submission(person, exercise, speedup=1.2, minutes=minutes)
     first_place = min(first.pk, second.pk)
 
     assert services.position_of_score(UserScore.objects.get(user_id=first_place)) == 1
@@ -300,9 +304,9 @@ def test_rebuild_writes_in_batches_and_groups_by_person(make_user, make_exercise
     first, second = make_exercise(difficulty="medium"), make_exercise()
     people = [make_user(f"person{index}") for index in range(3)]
     for index, person in enumerate(people):
-        make_submission(person, first, speedup=2.0 ** index, memory=None if index == 0 else 100, signal=False)
-        make_submission(person, second, speedup=1.0, signal=False)
-    make_submission(people[0], first, speedup=1.0, memory=100, signal=False)  # as fast, and measured: the better
+        make_submission(person, first, speedup=1.2 * 2.0 ** index, memory=None if index == 0 else 100, signal=False)
+        make_submission(person, second, speedup=1.2, signal=False)
+    make_submission(people[0], first, speedup=1.2, memory=100, signal=False)  # as fast, and measured: the better
     monkeypatch.setattr(services, "REBUILD_BATCH", 2)
     assert services.rebuild() == (6, 3)
     assert sorted(UserScore.objects.values_list("user__username", "points", "solved")) == [

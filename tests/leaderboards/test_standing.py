@@ -7,7 +7,7 @@ from interview_platform.leaderboards import services
 
 def test_percentile_against_other_peoples_best(make_user, make_exercise, make_submission):
     exercise = make_exercise()
-    for index, speedup in enumerate([1.0, 2.0, 3.0, 8.0]):
+    for index, speedup in enumerate([1.5, 2.0, 3.0, 8.0]):
         make_submission(make_user(f"other{index}"), exercise, speedup=speedup)
     me = make_user("me")
     make_submission(me, exercise, speedup=100.0)  # my own best is not part of "others"
@@ -20,7 +20,7 @@ def test_percentile_against_other_peoples_best(make_user, make_exercise, make_su
 
 def test_percentile_is_rounded_down_and_per_hardware(make_user, make_exercise, make_submission):
     exercise = make_exercise()
-    make_submission(make_user("a"), exercise, speedup=1.0)
+    make_submission(make_user("a"), exercise, speedup=1.5)
     make_submission(make_user("b"), exercise, speedup=5.0)
     make_submission(make_user("c"), exercise, speedup=6.0)
     make_submission(make_user("gpu"), exercise, speedup=0.5, hardware="NVIDIA L4")
@@ -41,7 +41,7 @@ def test_first_solver_has_no_percentile(make_user, make_exercise, make_submissio
 
 def test_distribution_bins_log_speedups_and_marks_the_submission(make_user, make_exercise, make_submission):
     exercise = make_exercise()
-    for index, speedup in enumerate([1.0, 1.1, 2.05, 8.5]):
+    for index, speedup in enumerate([1.05, 1.1, 2.05, 8.5]):
         make_submission(make_user(f"other{index}"), exercise, speedup=speedup)
     mine = make_submission(make_user("me"), exercise, speedup=2.1)
 
@@ -79,14 +79,14 @@ def test_standing_partial_is_empty_for_assessments(make_user, make_exercise, mak
 
 def test_the_chart_reaches_down_to_a_submission_slower_than_every_best(make_user, make_exercise, make_submission):
     exercise = make_exercise()
-    make_submission(make_user("other"), exercise, speedup=2.0)
+    make_submission(make_user("other"), exercise, speedup=4.0)
     me = make_user("me")
     make_submission(me, exercise, speedup=100.0)  # my best is on the board...
-    mine = make_submission(me, exercise, speedup=0.5)  # ...this one is not
+    mine = make_submission(me, exercise, speedup=1.5)  # ...this one is not
 
     bins = services.standing(mine)["distribution"]
-    assert bins[0]["low"] == 0.5 and bins[0]["highlight"] and bins[0]["count"] == 0
-    assert len(bins) == 16 and bins[-1]["count"] == 1  # 0.5x up to the bin holding 100x (90.5x..128x)
+    assert bins[0]["low"] == 2 ** 0.5 and bins[0]["highlight"] and bins[0]["count"] == 0
+    assert len(bins) == 13 and bins[-1]["count"] == 1  # 1.41x up to the bin holding 100x (90.5x..128x)
     assert services.standing(mine)["faster_than_pct"] == 0
 
 

@@ -12,7 +12,8 @@ from interview_platform.teams.models import Assessment
 
 pytestmark = pytest.mark.django_db
 
-CODE = "def transform(v):\n    return v\n"
+# Not the starter (teams conftest.STARTER): the starter unchanged never scores (issue 30).
+CODE = "def transform(v):\n    return [x * x for x in v]\n"
 TRACEBACK = 'File "solution.py", line 2, in transform\nIndexError: list index out of range'
 
 

@@ -22,7 +22,8 @@ def test_speed_score_curve():
     assert speed_score(math.sqrt(10), 10) == pytest.approx(0.75)
 
 
-def accept(session, item, speedup, code="def transform(v):\n    return v\n"):
+# Not the starter (conftest.STARTER, `return values`): the starter unchanged never scores (issue 30).
+def accept(session, item, speedup, code="def transform(v):\n    return [x * x for x in v]\n"):
     submission = services.submit_code(session, item, code)
     grader_services.finish(submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"})
 
