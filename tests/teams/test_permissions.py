@@ -67,6 +67,8 @@ MATRIX = {
     "authoring:validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
     "authoring:edit": ("get", lambda w: [w["slug"]], AUTHOR),
     "authoring:export": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
+    "authoring:preview": ("get", lambda w: [w["slug"]], AUTHOR),
+    "authoring:publish": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
 }
 #: A graded report with its timed calls, so the timings download has something to give.
 TIMED_REPORT = {
