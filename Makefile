@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test setup sandbox-deps system-deps worker gpu-worker bench clean images compose-check mutants
+.PHONY: run test test-fast setup sandbox-deps system-deps worker gpu-worker bench clean images compose-check mutants
 
 $(STAMP): requirements.txt $(wildcard requirements/*.txt)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -40,6 +40,15 @@ test: $(STAMP) system-deps
 	@run_dir=$$(mktemp -d -t hotpath-test-run.XXXXXX); \
 	HOTPATH_RUN_DIR="$${HOTPATH_RUN_DIR:-$$run_dir}" $(VENV)/bin/pytest $(PYTEST_ARGS); status=$$?; \
 	rm -rf "$$run_dir"; exit $$status
+
+# The fast lane (docs/testing.md): unit and web tests only, under 3 minutes on 2 cores. tests/conftest.py marks
+# each test that grades in the sandbox, starts the harness, a browser, a worker process or Docker, by what it uses;
+# HOTPATH_FAST_LANE=1 fails one it missed. `make test` still runs them all.
+FAST_MARKERS := not sandbox and not browser and not slow and not docker and not gpu
+test-fast: $(STAMP)
+	@run_dir=$$(mktemp -d -t hotpath-test-run.XXXXXX); \
+	HOTPATH_FAST_LANE=1 HOTPATH_RUN_DIR="$${HOTPATH_RUN_DIR:-$$run_dir}" $(VENV)/bin/pytest -m "$(FAST_MARKERS)" $(PYTEST_ARGS); \
+	status=$$?; rm -rf "$$run_dir"; exit $$status
 
 # Production: every image docker-compose.yml runs, built here without a registry (installs and
 # starts the Docker engine first where it may); then the whole stack, for real, from a fresh clone.
