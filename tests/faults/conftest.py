@@ -154,7 +154,20 @@ def manage_shell(env, code, timeout_s=60):
 
 @pytest.fixture
 def tiny_version(transactional_db):
+    return _tiny_version()
+
+
+@pytest.fixture
+def roomy_version(transactional_db):
+    """The tiny exercise with a 15 s budget instead of 5 s: for answers that take seconds to
+    load on purpose (a worker is killed mid-run), so that a loaded host's slower load never
+    turns the fault under test into a time limit."""
+    return _tiny_version(time_s=15)
+
+
+def _tiny_version(**limits):
     spec, files = tiny_exercise()
+    spec = dict(spec, limits={**spec["limits"], **limits})
     question = Question.objects.create(
         slug="faults-tiny", title="Faults tiny exercise", topic="Algorithmic Complexity & Code-Level Optimization",
         difficulty="easy", kind="coding", prompt="Compute it.",

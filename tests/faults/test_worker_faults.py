@@ -72,10 +72,10 @@ def job_dir_of(pid):
     return None
 
 
-def test_worker_killed_mid_grading_leaves_nothing_behind(postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user):
+def test_worker_killed_mid_grading_leaves_nothing_behind(postgres_url, broker_url, run_dir, start_worker, roomy_version, make_user):
     env = service_env(postgres_url, broker_url, run_dir)
     user = make_user("killed-worker-leftovers")
-    [submission_id] = create_via_service(env, user, tiny_version, SLOW_HONEST)
+    [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
     first = start_worker(env, name="first")
     wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
     time.sleep(1.0)
@@ -95,11 +95,11 @@ def test_worker_killed_mid_grading_leaves_nothing_behind(postgres_url, broker_ur
 
 
 def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
-    postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user
+    postgres_url, broker_url, run_dir, start_worker, roomy_version, make_user
 ):
     env = service_env(postgres_url, broker_url, run_dir)
     user = make_user("killed-worker")
-    [submission_id] = create_via_service(env, user, tiny_version, SLOW_HONEST)
+    [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
     first = start_worker(env, name="first")
     wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
     time.sleep(1.0)
@@ -121,13 +121,13 @@ def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
 
 
 def test_killed_workers_message_is_redelivered_without_the_sweep(
-    postgres_url, broker_url, run_dir, start_worker, tiny_version, make_user
+    postgres_url, broker_url, run_dir, start_worker, roomy_version, make_user
 ):
     """acks_late + reject_on_worker_lost: the unacknowledged message comes back
     after the visibility timeout and the next worker reclaims the row."""
     env = service_env(postgres_url, broker_url, run_dir)
     user = make_user("redelivered")
-    [submission_id] = create_via_service(env, user, tiny_version, SLOW_HONEST)
+    [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
     first = start_worker(env, name="first")
     wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
     first.kill()
