@@ -58,8 +58,10 @@ WRONG_ANSWERS = {
     "gpu-cumsum-scan": """
         import cupy as cp
 
-        def prefix_sums(x):
-            return cp.cumsum(x, dtype=cp.int32)
+        def segmented_prefix_sums(x, offsets):
+            total = cp.cumsum(x, dtype=cp.int32)  # wraps past 2**31: caught by the one long segment
+            start = offsets[cp.searchsorted(offsets, cp.arange(x.shape[0]), side="right") - 1]
+            return (total - (total[start] - x[start])).astype(cp.int64)
         """,
 }
 

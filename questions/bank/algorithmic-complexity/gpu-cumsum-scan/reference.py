@@ -1,15 +1,13 @@
 import cupy as cp
 
-CHUNK = 1 << 14
 
-
-def prefix_sums(x):
-    """Inclusive prefix sum in chunks of 16 384, carrying each chunk's total into
-    the next: three small launches per chunk."""
+def segmented_prefix_sums(x, offsets):
+    """Running totals that restart at every segment: one scan per segment, in a
+    Python loop over the segments."""
     out = cp.empty(x.shape[0], dtype=cp.int64)
-    carry = cp.zeros((), dtype=cp.int64)
-    for start in range(0, x.shape[0], CHUNK):
-        stop = min(start + CHUNK, x.shape[0])
-        out[start:stop] = cp.cumsum(x[start:stop], dtype=cp.int64) + carry
-        carry = out[stop - 1]
+    bounds = cp.asnumpy(offsets).tolist()  # the segment boundaries, on the host
+    for k in range(len(bounds) - 1):
+        start, stop = bounds[k], bounds[k + 1]
+        if stop > start:
+            out[start:stop] = cp.cumsum(x[start:stop], dtype=cp.int64)
     return out
