@@ -70,3 +70,16 @@ def env_email_url(name, default):
         return environ.Env.email_url_config(url)
     except ImproperlyConfigured as exc:
         raise ImproperlyConfigured(f"{name}={url!r} is not an e-mail URL: {exc}") from None
+
+
+def env_float(name, default, minimum=None, maximum=None):
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number") from None
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise ImproperlyConfigured(f"{name}={value} is outside {minimum}..{maximum}")
+    return value

@@ -9,9 +9,12 @@ import tempfile
 from pathlib import Path
 
 import environ
+from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
-from .config import env_bool, env_choice, env_email_url, env_int, env_list, env_str
+from ops.logs import init_sentry, logging_config
+
+from .config import env_bool, env_choice, env_email_url, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 RUN_DIR = Path(env_str("HOTPATH_RUN_DIR", str(BASE_DIR / ".run")))
@@ -33,22 +36,28 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
-    "interview_platform.accounts",
+    "accounts",
     "questions",
     "grader",
-    "interview_platform.teams",
-    "interview_platform.authoring",
-    "interview_platform.leaderboards",
+    "teams",
+    "authoring",
+    "leaderboards",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "interview_platform.api",
-    "interview_platform.mydata",
+    "api",
+    "mydata",
+    "django_prometheus",
+    "ops",
 ]
 
 MIDDLEWARE = [
-    "interview_platform.health.HealthCheckMiddleware",  # first: /healthz ignores ALLOWED_HOSTS and the HTTPS redirect
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first and last: request counts and latency
+    "ops.logs.RequestIdMiddleware",  # every log line of the request carries its id (X-Request-ID)
+    "ops.health.HealthCheckMiddleware",  # before the next: /healthz ignores ALLOWED_HOSTS and the HTTPS redirect
+    "ops.metrics.MetricsTokenMiddleware",  # a scrape with METRICS_TOKEN, likewise (ops/metrics.py)
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy below
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -57,6 +66,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "interview_platform.not_found.NotFoundPageMiddleware",  # last (the user is known): our 404 page under DEBUG too
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "interview_platform.urls"
@@ -75,7 +85,7 @@ TEMPLATES = [
                 "questions.context_processors.bank_version",
             ],
             # Every measured figure on every page is written by these filters.
-            "builtins": ["interview_platform.figures"],
+            "builtins": ["submissions.figures"],
         },
     },
 ]
@@ -160,7 +170,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60),
-        # Priorities 0..9, lowest first: grader.services.fair_priority orders work round-robin by user.
+        # Priorities 0..9, lowest first: submissions.services.fair_priority orders work round-robin by user.
         "priority_steps": list(range(10)),
         "sep": ":",
         "queue_order_strategy": "priority",
@@ -193,26 +203,26 @@ SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 64 * 1024, minimum=1024)
 SUBMISSION_MAX_QUEUED_PER_USER = env_int("SUBMISSION_MAX_QUEUED_PER_USER", 5, minimum=1)
 SUBMISSION_RATE = env_str("SUBMISSION_RATE", "20/m")
 # Account pages (django-ratelimit rates, e.g. "10/5m"): per client address, and per username or
-# e-mail asked for (interview_platform/accounts/ratelimits.py).
+# e-mail asked for (accounts/ratelimits.py).
 LOGIN_RATE = env_str("LOGIN_RATE", "10/5m")
 SIGNUP_RATE = env_str("SIGNUP_RATE", "5/h")
 PASSWORD_RESET_RATE = env_str("PASSWORD_RESET_RATE", "5/h")
 VERIFICATION_MAIL_RATE = env_str("VERIFICATION_MAIL_RATE", "3/h")
 if env_bool("TRUST_X_FORWARDED_FOR", False):
     # Behind the TLS proxy every request comes from its address: count the client's instead.
-    RATELIMIT_IP_META_KEY = "interview_platform.accounts.ratelimits.forwarded_client_ip"
+    RATELIMIT_IP_META_KEY = "accounts.ratelimits.forwarded_client_ip"
 
-# The JSON API under /api/v1/ (interview_platform.api): personal access tokens for scripts
+# The JSON API under /api/v1/ (api): personal access tokens for scripts
 # and the `hotpath` client, the session (with CSRF) for the browser; errors as {code, message}.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "interview_platform.api.authentication.PersonalAccessTokenAuthentication",
+        "api.authentication.PersonalAccessTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "interview_platform.api.errors.handle",
+    "EXCEPTION_HANDLER": "api.errors.handle",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Hotpath API",
@@ -221,18 +231,45 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {"SubmissionStatusEnum": "grader.states.Status.CHOICES"},
+    "ENUM_NAME_OVERRIDES": {"SubmissionStatusEnum": "submissions.states.Status.CHOICES"},
     # Swagger UI served from the sidecar package: no CDN, the docs work offline.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
 }
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+# Operations (ops/, docs/operations.md): logs, error tracking, metrics, health.
+# LOG_FORMAT=json: one JSON object a line, each with its request id (web) or submission id (worker).
+LOGGING = logging_config(env_choice("LOG_FORMAT", "plain", {"plain", "json"}), env_str("LOG_LEVEL", "INFO"))
+SENTRY_DSN = env_str("SENTRY_DSN", "")
+if SENTRY_DSN:  # off unless set: nothing is sent anywhere by default
+    init_sentry(
+        SENTRY_DSN, env_str("SENTRY_ENVIRONMENT", "production"), env_float("SENTRY_TRACES_SAMPLE_RATE", 0.0, 0.0, 1.0)
+    )
+# /metrics: a scraper sends `Authorization: Bearer $METRICS_TOKEN`; unset, only signed-in staff see it.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
+if METRICS_TOKEN and len(METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 16 characters (secrets.token_urlsafe(32))")
+PROMETHEUS_EXPORT_MIGRATIONS = False  # readiness checks migrations (/healthz/ready)
+# /healthz/ready and `manage.py health`: the queues that must have a worker seen in the last minute.
+HEALTH_EXPECTED_WORKER_QUEUES = env_list("HEALTH_EXPECTED_WORKER_QUEUES", [])
+HEALTH_MIN_FREE_DISK_MB = env_int("HEALTH_MIN_FREE_DISK_MB", 1024, minimum=0)
+HEALTH_TIMEOUT_S = env_int("HEALTH_TIMEOUT_S", 3, minimum=1)
+# No inline script anywhere: scripts come from our origin, or carry the request's nonce
+# ({{ request.csp_nonce }}, added to the header only on pages that use it). Inline styles stay
+# allowed: KaTeX, the code editor and Swagger UI write style elements and attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF, csp.NONCE],
+        "style-src": [csp.SELF, "'unsafe-inline'"],
+        "img-src": [csp.SELF, "data:"],
+        "font-src": [csp.SELF, "data:"],
+        "connect-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "base-uri": [csp.SELF],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    }
 }
 
 if not DEBUG:
