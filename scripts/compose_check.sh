@@ -35,6 +35,7 @@ export EMAIL_URL=smtp://mailcatcher:1025
 export SECURE_COOKIES=0
 export WEB_PORT="$(free_port)" MAILCATCHER_PORT="$(free_port)"
 export ALLOWED_HOSTS="127.0.0.1,localhost"
+export METRICS_TOKEN="$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(32))')"
 export DOCKER_GID="$(stat -c %g /var/run/docker.sock 2>/dev/null || echo 0)"  # again once the engine surely runs
 compose() { docker-compose --project-name "$PROJECT" --profile mailcatcher "$@"; }
 
@@ -75,6 +76,12 @@ wait_healthy() {
 wait_healthy
 curl -fsS "http://127.0.0.1:$WEB_PORT/healthz" -H 'Host: not-an-allowed-host.example' >/dev/null \
   || { echo "/healthz depends on the Host header" >&2; exit 1; }
+curl -fsS "http://127.0.0.1:$WEB_PORT/healthz/ready" | grep -q '"status": "ready"' \
+  || { echo "/healthz/ready is not ready" >&2; exit 1; }
+curl -fsS "http://127.0.0.1:$WEB_PORT/metrics" -H "Authorization: Bearer $METRICS_TOKEN" | grep -q '^hotpath_queue_depth{queue="cpu"}' \
+  || { echo "/metrics does not export the queue depth" >&2; exit 1; }
+[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$WEB_PORT/metrics")" != 200 ] \
+  || { echo "/metrics answers without the token" >&2; exit 1; }
 step "web is healthy; loading the bank (python-loop-to-numpy is graded below, through the site)"
 compose run --rm --no-deps worker-cpu python manage.py load_bank --skip-validation >/dev/null
 

@@ -171,3 +171,30 @@ def test_a_broken_source_leaves_its_section_out_but_the_rest_answers(client, tok
     assert value(samples, "hotpath_metrics_section_up", section="workers") == 0
     assert value(samples, "hotpath_metrics_section_up", section="queues") == 1
     assert value(samples, "hotpath_queue_depth", queue="cpu") == 0
+
+
+def test_the_dashboard_and_alerts_use_only_metrics_that_exist(client, token, candidate, exercise_version):  # noqa: F811
+    """deploy/: every hotpath_ and django_ metric the Grafana dashboard and the alert rules name is exported."""
+    import json
+    import re
+    from pathlib import Path
+
+    import yaml
+    from django.conf import settings
+
+    from ops import signals
+
+    deploy = Path(settings.BASE_DIR) / "deploy"
+    dashboard = json.loads((deploy / "grafana" / "hotpath-dashboard.json").read_text())
+    rules = yaml.safe_load((deploy / "prometheus" / "alerts.yml").read_text())["groups"][0]["rules"]
+    expressions = [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
+    expressions += [rule["expr"] for rule in rules]
+    named = set(re.findall(r"\b((?:hotpath|django)_[a-z_]+)", " ".join(expressions)))
+
+    make_submission(exercise_version, candidate, status="done", verdict="accepted", wall_s=5)
+    heartbeat.beat("celery@cpu-1", ["cpu"])
+    signals.count_platform_error("sandbox.start_failed", "gave_up")
+    signals.on_task_failure(sender=FakeTask("mail.send"))
+    client.get("/")
+    exported = {name for name, _ in scrape(client)}
+    assert named and not named - exported, named - exported
