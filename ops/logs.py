@@ -75,29 +75,28 @@ class RequestIdMiddleware:
     def __call__(self, request):
         request_id = new_request_id(request.headers.get(REQUEST_ID_HEADER))
         request.request_id = request_id
-        token = request_id_var.set(request_id)
+        # Set, not reset afterwards: Django logs a 4xx/5xx (logger django.request) after the
+        # middleware returns, and that line should carry the id too. The next request sets its own.
+        request_id_var.set(request_id)
         started = time.monotonic()
-        try:
-            _tag_sentry(request_id)
-            response = self.get_response(request)
-            response[REQUEST_ID_HEADER] = request_id
-            match = getattr(request, "resolver_match", None)
-            access_logger.info(
-                "%s %s %s",
-                request.method,
-                request.path,
-                response.status_code,
-                extra={
-                    "method": request.method,
-                    "path": request.path,
-                    "view": match.view_name if match else None,
-                    "status": response.status_code,
-                    "duration_ms": round((time.monotonic() - started) * 1000, 1),
-                },
-            )
-            return response
-        finally:
-            request_id_var.reset(token)
+        _tag_sentry(request_id)
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request_id
+        match = getattr(request, "resolver_match", None)
+        access_logger.info(
+            "%s %s %s",
+            request.method,
+            request.path,
+            response.status_code,
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "view": match.view_name if match else None,
+                "status": response.status_code,
+                "duration_ms": round((time.monotonic() - started) * 1000, 1),
+            },
+        )
+        return response
 
 
 _sentry_on = False

@@ -49,6 +49,13 @@ def test_each_request_line_carries_its_request_id(client, json_lines):
 
 
 @pytest.mark.django_db
+def test_django_s_own_error_lines_carry_the_request_id(client, json_lines):
+    client.get("/no-such-page/", HTTP_X_REQUEST_ID="missing-page-5678")
+    not_found = [line for line in json_lines() if line["logger"] == "django.request"]
+    assert not_found[-1]["request_id"] == "missing-page-5678" and not_found[-1]["level"] == "WARNING"
+
+
+@pytest.mark.django_db
 def test_an_odd_incoming_request_id_is_replaced(client, json_lines):
     for odd in ("short", "has spaces in it", 'quote"injection-attempt', "x" * 300):
         response = client.get("/healthz/live", HTTP_X_REQUEST_ID=odd)
