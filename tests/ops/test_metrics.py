@@ -9,7 +9,6 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from ops import heartbeat
 from ops.grader_models import services_module, submission_model
-from tests.grader.conftest import exercise_version  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +70,7 @@ def make_submission(version, user, purpose="practice", status="queued", verdict=
     return submission
 
 
-def test_queues_gradings_and_wall_time_come_from_the_submission_rows(client, token, candidate, exercise_version):  # noqa: F811
+def test_queues_gradings_and_wall_time_come_from_the_submission_rows(client, token, candidate, exercise_version):
     make_submission(exercise_version, candidate, age_s=90)
     make_submission(exercise_version, candidate, age_s=30)
     make_submission(exercise_version, candidate, purpose="check", age_s=5)
@@ -134,7 +133,7 @@ class FakeTask:
         self.name = name
 
 
-def test_failures_counted_in_workers_reach_the_scrape(client, token, candidate, exercise_version):  # noqa: F811
+def test_failures_counted_in_workers_reach_the_scrape(client, token, candidate, exercise_version):
     from grader.errors import PlatformError
     from ops import signals
 
@@ -173,7 +172,7 @@ def test_a_broken_source_leaves_its_section_out_but_the_rest_answers(client, tok
     assert value(samples, "hotpath_queue_depth", queue="cpu") == 0
 
 
-def test_the_dashboard_and_alerts_use_only_metrics_that_exist(client, token, candidate, exercise_version):  # noqa: F811
+def test_the_dashboard_and_alerts_use_only_metrics_that_exist(client, token, candidate, exercise_version):
     """deploy/: every hotpath_ and django_ metric the Grafana dashboard and the alert rules name is exported."""
     import json
     import re
