@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast lint setup sandbox-deps system-deps worker gpu-worker bench clean images compose-check mutants
+.PHONY: run test test-fast test-judge lint setup sandbox-deps system-deps worker gpu-worker bench clean images compose-check mutants
 
 $(STAMP): requirements.txt $(wildcard requirements/*.txt)
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
@@ -50,9 +50,16 @@ test-fast: $(STAMP)
 	HOTPATH_FAST_LANE=1 HOTPATH_RUN_DIR="$${HOTPATH_RUN_DIR:-$$run_dir}" $(VENV)/bin/pytest -m "$(FAST_MARKERS)" $(PYTEST_ARGS); \
 	status=$$?; rm -rf "$$run_dir"; exit $$status
 
+# The judge (grader/: harness, sandbox backends, grading) on its own, without Django: its tests
+# in tests/grader and tests/harness, under bubblewrap (make test runs them too).
+test-judge: $(STAMP) sandbox-deps
+	$(VENV)/bin/pytest -p no:django -W 'ignore:Unknown config option:pytest.PytestConfigWarning' tests/grader tests/harness $(PYTEST_ARGS)
+
 # ruff (pyproject.toml): findings older than the rules are listed there per file, so new code meets them.
+# lint-imports: the import contracts in pyproject.toml (which layer may import which; the judge without Django).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 # Production: every image docker-compose.yml runs, built here without a registry (installs and
 # starts the Docker engine first where it may); then the whole stack, for real, from a fresh clone.

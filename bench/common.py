@@ -121,8 +121,8 @@ def wait_until_ready(workers, timeout_s=WORKER_READY_TIMEOUT_S):
 
 def wait_done(ids, timeout_s, poll_s=POLL_S):
     """Poll the Submission rows until every one is done; returns {id: wall time first seen done}."""
-    from grader.models import Submission
-    from grader.states import Status
+    from submissions.models import Submission
+    from submissions.states import Status
 
     pending, seen = set(ids), {}
     deadline = time.monotonic() + timeout_s

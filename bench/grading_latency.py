@@ -129,9 +129,10 @@ def run_probe_worker(probe_file, celery_args):
     setup_django({})
     from celery.signals import task_postrun, task_prerun
 
-    from grader import grading, services
+    from grader import grading
     from grader.sandbox import resolve_backend
     from interview_platform.celery import app
+    from submissions import services
 
     record = {}
 
@@ -180,9 +181,9 @@ def run_probe_worker(probe_file, celery_args):
 
 
 def part_latency(args):
-    from grader import services
-    from grader.models import Submission
-    from grader.states import Status
+    from submissions import services
+    from submissions.models import Submission
+    from submissions.states import Status
 
     count = 3 if args.quick else 8
     environment = bench_environment(args.database_url, args.redis_url)

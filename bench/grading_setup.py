@@ -40,8 +40,8 @@ def reset_queue():
     this database and this Redis db)."""
     from django.contrib.auth import get_user_model
 
-    from grader.models import Submission
     from interview_platform.celery import app
+    from submissions.models import Submission
 
     app.control.purge()
     user, _ = get_user_model().objects.get_or_create(username=BENCH_USERNAME)

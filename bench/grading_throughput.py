@@ -14,8 +14,8 @@ DRAIN_TIMEOUT_S = 480
 
 
 def part_throughput(args):
-    from grader import services
-    from grader.models import Purpose, Submission
+    from submissions import services
+    from submissions.models import Purpose, Submission
 
     count = 20 if args.quick else 50
     environment = bench_environment(args.database_url, args.redis_url)

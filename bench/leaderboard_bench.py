@@ -103,9 +103,9 @@ def seed(args):
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from grader.models import Submission
-    from interview_platform.accounts.models import Profile
+    from accounts.models import Profile
     from questions.models import ExerciseVersion, Kind, Question
+    from submissions.models import Submission
 
     rng = np.random.default_rng(args.seed)
     now = timezone.now()
@@ -183,7 +183,7 @@ def seed(args):
     started = time.perf_counter()
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-    from interview_platform.leaderboards import services
+    from leaderboards import services
 
     entries, people = services.rebuild()
     timings["rebuild_leaderboards_s"] = time.perf_counter() - started
@@ -210,9 +210,9 @@ def pages_to_time():
     from django.db.models import Count
     from django.urls import reverse
 
-    from grader.models import Submission
-    from interview_platform.leaderboards import services
-    from interview_platform.leaderboards.models import LeaderboardEntry
+    from leaderboards import services
+    from leaderboards.models import LeaderboardEntry
+    from submissions.models import Submission
 
     busiest = (
         LeaderboardEntry.objects.filter(hardware="cpu").values("question_id")
@@ -265,8 +265,8 @@ def time_pages(renders):
 
 
 def counts():
-    from grader.models import Submission
-    from interview_platform.leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+    from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+    from submissions.models import Submission
 
     return {
         "submissions": Submission.objects.count(),

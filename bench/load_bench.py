@@ -116,8 +116,8 @@ def wait_until_graded(ids, timeout_s):
 
 
 def burst(version, users, per_user, rng):
-    from grader.models import Purpose
-    from grader.services import create_submission
+    from submissions.models import Purpose
+    from submissions.services import create_submission
 
     codes = [version.solution_code] * 6 + [WRONG_CODE] * 3 + [CRASHING_CODE]
     plan = [(user, rng.choice(codes)) for user in users for _ in range(per_user)]
@@ -132,8 +132,8 @@ def burst(version, users, per_user, rng):
 def flood(version, user, attempts):
     from django.core.exceptions import ValidationError
 
-    from grader.models import Purpose
-    from grader.services import create_submission
+    from submissions.models import Purpose
+    from submissions.services import create_submission
 
     accepted, refusals = [], []
     for _ in range(attempts):
@@ -145,8 +145,8 @@ def flood(version, user, attempts):
 
 
 def summarise(ids):
-    from grader.models import Submission
-    from grader.states import Status
+    from submissions.models import Submission
+    from submissions.states import Status
 
     rows = list(Submission.objects.filter(pk__in=ids))
     done = [row for row in rows if row.status == Status.DONE]
@@ -176,8 +176,8 @@ def summarise(ids):
 def fairness_probe(version, flooder, light_user, timeout_s):
     """The flooder fills its allowance, then the light user submits once: count how
     many of the flooder's submissions were graded (started) before the light user's."""
-    from grader.models import Purpose, Submission
-    from grader.services import create_submission
+    from submissions.models import Purpose, Submission
+    from submissions.services import create_submission
 
     flood_ids, _ = flood(version, flooder, QUEUED_LIMIT)
     light_id = create_submission(light_user, version, version.solution_code, purpose=Purpose.QUICK_CHECK).pk
@@ -216,7 +216,7 @@ def run(args, run_dir):
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from grader.models import Submission
+    from submissions.models import Submission
 
     if not args.skip_migrate:
         call_command("migrate", verbosity=0)

@@ -97,7 +97,7 @@ def public_pages():
     """{name: path} for every public page, the examples picked from the loaded bank."""
     from django.urls import reverse
 
-    from interview_platform.leaderboards import services as boards
+    from leaderboards import services as boards
     from questions.models import Kind, Question
 
     live = Question.objects.public().live()

@@ -29,9 +29,9 @@ def main():
     from django.apps import apps
     from django.db import transaction
 
-    from grader.models import Submission
+    from submissions.models import Submission
 
-    migration = importlib.import_module("grader.migrations.0004_submission_program")
+    migration = importlib.import_module("submissions.migrations.0004_submission_program")
     rows = Submission.objects.update(program="")
     load_before = os.getloadavg()[0]
     started = time.perf_counter()

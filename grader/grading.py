@@ -17,7 +17,7 @@ from .errors import PlatformError
 from .harness.protocol import ProgressReader, format_stdin, parse_report
 from .sandbox import Limits, resolve_backend
 from .sandbox.cpuslots import claim_runner_cpu
-from .states import Verdict
+from .verdicts import Verdict
 
 HARNESS_DIR = Path(harness.__file__).resolve().parent
 MODES = ("full", "check")

@@ -1,7 +1,8 @@
 """The grading host's measured limits: memory bandwidth and a one-core compute peak
 (grader/hostbench.py), measured once per worker start on the CPU the code under
-test gets, and kept in the shared cache under the host's name with its hardware
-identity, so every report graded here can name the machine and its roofs. A GPU
+test gets, and kept with its hardware identity in a file on the host (STATE_DIR),
+which every worker there reads, so every report graded here can name the machine
+and its roofs. A GPU
 host's device is measured the same way, in the GPU sandbox, when its GPU worker
 starts (`target="gpu"`): device memory bandwidth and a float32 compute peak.
 
@@ -16,10 +17,8 @@ import platform
 import socket
 import tempfile
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
-
-from django.core.cache import cache
-from django.utils import timezone
 
 from .errors import PlatformError
 from .sandbox import resolve_backend
@@ -28,7 +27,9 @@ from .sandbox.cpuslots import claim_runner_cpu
 
 logger = logging.getLogger(__name__)
 
-KEYS = {"cpu": "grader:host-limits:{}", "gpu": "grader:gpu-limits:{}"}
+#: Where this host's measurements are kept: one file per target, shared by the workers here.
+STATE_DIR = Path(tempfile.gettempdir())
+FILES = {"cpu": "hotpath-host-limits.json", "gpu": "hotpath-gpu-limits.json"}
 BENCH = Path(__file__).resolve().with_name("hostbench.py")
 #: One CPU (so one BLAS thread, as a runner has; the sandbox sets the memory settings),
 #: room for the three 128 MiB arrays, and time for a loaded machine. On a GPU the
@@ -109,7 +110,7 @@ def measure(target="cpu", backend=None):
         raise MeasurementFailed(f"the {target} benchmark failed: {done.stderr.decode('utf-8', 'replace').strip()[-500:]}")
     figures = json.loads(done.stdout)
     command = "python manage.py measure_host" + (" --gpu" if target == "gpu" else "")
-    return {**hardware_identity(), **figures, "measured_at": timezone.now().isoformat(), "command": command}
+    return {**hardware_identity(), **figures, "measured_at": datetime.now(timezone.utc).isoformat(), "command": command}
 
 
 def _run_bench(target, limits, backend_class):
@@ -121,20 +122,31 @@ def _run_bench(target, limits, backend_class):
 
 @contextmanager
 def _one_at_a_time():
-    with open(os.path.join(tempfile.gettempdir(), LOCK_NAME), "a") as handle:
+    with open(STATE_DIR / LOCK_NAME, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
 
 
 def measure_and_store(target="cpu", backend=None):
     limits = measure(target, backend)
-    cache.set(KEYS[target].format(limits["host"]), limits, timeout=None)
+    path = STATE_DIR / FILES[target]
+    partial = path.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_text(json.dumps(limits), encoding="utf-8")
+    partial.replace(path)  # atomic: a reader sees the old measurement or the new one
     return limits
 
 
 def stored(target="cpu"):
-    """This host's last measurement for `target`, or None."""
-    return cache.get(KEYS[target].format(socket.gethostname()))
+    """This host's last measurement for `target`, or None (none yet, unreadable, or
+    taken on other hardware: another host sharing the folder, a changed kernel)."""
+    try:
+        limits = json.loads((STATE_DIR / FILES[target]).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    identity = hardware_identity()
+    if any(limits.get(key) != identity[key] for key in ("host", "cpu_model", "logical_cpus", "kernel")):
+        return None
+    return limits
 
 
 def current(target="cpu"):

@@ -1,5 +1,5 @@
 """Roofline figures for a graded report: per size, the GB/s and GFLOP/s each side
-achieved on the work the exercise declares (front matter `work`, questions.work),
+achieved on the work the exercise declares (front matter `work`, grader.work),
 over the net per-size times of the report, as fractions of this host's measured
 bandwidth and compute peak (grader.host_limits; on a GPU exercise, the device's);
 and a hint built from them.
@@ -8,11 +8,10 @@ The bytes and flops are the least the task needs (read the inputs once, write th
 result once), so a figure below the roof measures what the code does beyond that
 minimum: extra passes, temporaries, interpreter work.
 """
-from questions.work import BadFormula, evaluate
-
 from . import host_limits
 from .harness import feedback
-from .states import Verdict
+from .verdicts import Verdict
+from .work import BadFormula, evaluate
 
 #: At or above this fraction of a roof, the code is at the machine's limit.
 AT_THE_ROOF = 0.6

@@ -3,12 +3,11 @@ graded against its reference, through the same sandbox and harness learners get.
 The question loader calls this before it publishes a new exercise version."""
 from dataclasses import dataclass
 
-from django.conf import settings
-
+from . import config
 from .errors import PlatformError
 from .gpu import NoGPU, detect_gpu
 from .grading import Exercise, grade
-from .states import Verdict
+from .verdicts import Verdict
 
 
 @dataclass
@@ -23,7 +22,7 @@ def validate_exercise(spec, files, backend=None, slug=None):
     missing = [name for name in ("reference.py", "inputs.py", "solution.py") if not files.get(name)]
     if missing:
         return ValidationResult(False, f"missing {', '.join(missing)}", None)
-    if spec.get("target") == "gpu" and (backend or settings.SANDBOX_BACKEND) == "bwrap":
+    if spec.get("target") == "gpu" and (backend or config.current().backend) == "bwrap":
         try:
             detect_gpu()
         except NoGPU as exc:

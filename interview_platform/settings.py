@@ -38,7 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "accounts",
     "questions",
-    "grader",
+    "submissions",
     "teams",
     "authoring",
     "leaderboards",

@@ -73,9 +73,10 @@ def check_cache():
 
 
 def check_broker():
-    from interview_platform.celery import app
+    # The project's Celery app (interview_platform.celery, set current when the project loads).
+    from celery import current_app
 
-    with app.connection_for_write() as conn:
+    with current_app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=1, interval_start=0, timeout=settings.HEALTH_TIMEOUT_S)
 
 

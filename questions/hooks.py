@@ -1,6 +1,6 @@
-"""What the question pages and the loader need from the grader, which sits above
-this app (it imports questions.models). The grader registers it here in its
-AppConfig.ready, so nothing in questions imports grader."""
+"""What the question pages need from submissions, which sit above this app (they
+import questions.models). The submissions app registers it here in its
+AppConfig.ready, so nothing in questions imports submissions."""
 from dataclasses import dataclass
 from typing import Callable
 
@@ -20,7 +20,6 @@ class CodingPractice:
 
 
 _coding_practice = None
-_exercise_validator = None
 
 
 def register_coding_practice(practice):
@@ -31,19 +30,7 @@ def register_coding_practice(practice):
 def coding_practice():
     if _coding_practice is None:
         raise ImproperlyConfigured(
-            "No coding practice is registered: the grader app registers it in GraderConfig.ready; "
-            "is 'grader' in INSTALLED_APPS?"
+            "No coding practice is registered: the submissions app registers it in SubmissionsConfig.ready; "
+            "is 'submissions' in INSTALLED_APPS?"
         )
     return _coding_practice
-
-
-def register_exercise_validator(validate):
-    """`validate(spec, files)` grades an exercise's model solution against its
-    reference and returns an object with `ok`, `message` and `report`."""
-    global _exercise_validator
-    _exercise_validator = validate
-
-
-def exercise_validator():
-    """The registered validator, or None when no grader is installed."""
-    return _exercise_validator

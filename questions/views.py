@@ -13,7 +13,7 @@ from .models import Attempt, Kind, Question
 from .numeric import slip_words, to_question_unit, unit_slip
 from .rendering import render_markdown
 
-CODING_PANEL_TEMPLATE = "grader/coding_panel.html"
+CODING_PANEL_TEMPLATE = "submissions/coding_panel.html"
 
 
 def browse(request):
@@ -21,7 +21,7 @@ def browse(request):
 
 
 def _coding_panel_exists():
-    """The grader app provides the editor panel; render without it until it exists."""
+    """The submissions app provides the editor panel; render without it until it exists."""
     try:
         select_template([CODING_PANEL_TEMPLATE])
     except TemplateDoesNotExist:

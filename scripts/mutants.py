@@ -54,7 +54,7 @@ MODULES = {
     "grading": (
         "grader/grading.py",
         [
-            [*WITH_DJANGO, "tests/grader/test_grading_host.py", "tests/grader/test_grading.py", "-m", "not sandbox"],
+            [*WITH_DJANGO, "tests/submissions/test_grading_host.py", "tests/grader/test_grading.py", "-m", "not sandbox"],
             # Two real gradings for what only a sandbox run shows (the files written, the report returned),
             # both in check mode: correctness only. The timed and limit tests are left out, since their
             # outcome on a loaded host hinges on the load, not on this module.
@@ -63,7 +63,7 @@ MODULES = {
     ),
     "gpu": ("grader/harness/gpu.py", [[*WITH_DJANGO, "tests/harness/test_gpu_phases.py"]]),
     "leaderboards": (
-        "interview_platform/leaderboards/services.py",
+        "leaderboards/services.py",
         [[*WITH_DJANGO, "tests/leaderboards/test_ranking.py", "tests/leaderboards/test_standing.py",
           "tests/leaderboards/test_pages.py::test_a_board_page_holds_fifty_people"]],
     ),

@@ -18,7 +18,7 @@ def commands():
         # -B runs the beat scheduler in the worker: the stuck-submission sweep and assessment deadlines.
         # It takes quick checks too when it is idle.
         [*celery, "-B", "-Q", "cpu,check", "-n", "cpu@%h", "--schedule", str(ROOT / ".run" / "celerybeat-schedule")],
-        # A slot kept for quick checks (grader.models.queue_for): one never waits behind a full grading.
+        # A slot kept for quick checks (submissions.models.queue_for): one never waits behind a full grading.
         [*celery, "-Q", "check", "-n", "check@%h"],
     ]
 

@@ -15,9 +15,9 @@ from tests.live_server_gate import RequestGate
 from tests.sandbox_backends import BACKENDS, require_backend
 
 TESTS = Path(__file__).resolve().parent
-#: The harness runs inside the sandbox and imports nothing from Django, nor do its tests:
-#: the Django state below is not set up for them (`pytest -p no:django tests/harness` runs).
-DJANGO_FREE = TESTS / "harness"
+#: The judge (grader/, the harness inside it) imports nothing from Django, nor do its tests:
+#: the Django state below is not set up for them (`make test-judge` runs them without Django).
+DJANGO_FREE = (TESTS / "grader", TESTS / "harness")
 
 #: A fixture that brings up something slow, and the marker a test that uses it gets.
 MARKER_OF_FIXTURE = {
@@ -33,11 +33,11 @@ MARKER_OF_FIXTURE = {
 #: pytest_configure).
 MARKER_OF_PATH = {
     "grader/test_sandbox.py": "sandbox",  # runs processes in bubblewrap
-    "grader/test_grade_command.py": "sandbox",  # `manage.py grade` grades for real
+    "submissions/test_grade_command.py": "sandbox",  # `manage.py grade` grades for real
     "questions/test_bank_exercises.py": "sandbox",  # grades the bank's answers
-    "grader/test_roofline.py::test_grade_json_reports_the_roofline_per_size_and_for_the_host": "sandbox",
-    "grader/test_roofline.py::test_the_host_is_measured_on_a_runner_cpu_and_kept_with_its_identity": "sandbox",
-    "grader/test_progress.py::test_a_real_grading_stores_its_phases_and_clears_them": "sandbox",
+    "submissions/test_roofline.py::test_grade_json_reports_the_roofline_per_size_and_for_the_host": "sandbox",
+    "submissions/test_roofline.py::test_the_host_is_measured_on_a_runner_cpu_and_kept_with_its_identity": "sandbox",
+    "submissions/test_progress.py::test_a_real_grading_stores_its_phases_and_clears_them": "sandbox",
     # the authoring pages validate an exercise by grading its model solution
     "authoring/test_authoring.py::test_validation_measures_speedup_and_memory": "sandbox",
     "authoring/test_authoring.py::test_edit_saves_a_new_version_and_keeps_the_old": "sandbox",
@@ -58,10 +58,10 @@ def pytest_configure(config):
     someone, and PBKDF2's million iterations cost about 0.24 s a password here. The
     others stay listed so a hash they made still checks; a test about one of them sets
     PASSWORD_HASHERS itself (the `settings` fixture)."""
+    if not config.pluginmanager.hasplugin("django"):  # make test-judge: the judge's tests run without Django
+        return
     from django.conf import settings
 
-    if not settings.configured:  # pytest -p no:django: the harness's tests run without Django
-        return
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
     if os.environ.get("HOTPATH_FAST_LANE") == "1":
         # `make test-fast` promises no sandbox: a test that grades there unmarked (through a page,
@@ -103,7 +103,7 @@ def _drives_chromium(item):
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        # "grader/test_roofline.py::test_name[param]": matched by its file, its folders and its test
+        # "submissions/test_roofline.py::test_name[param]": matched by its file, its folders and its test
         path, _, name = item.nodeid.removeprefix("tests/").partition("::")
         where = {path, f"{path}::{name.partition('[')[0]}", *(parent.as_posix() for parent in Path(path).parents)}
         markers = {marker for fixture, marker in MARKER_OF_FIXTURE.items() if fixture in item.fixturenames}
@@ -144,7 +144,7 @@ def live_server_settles(request):
 def django_test_state(request):
     """The Django state every test of the site starts from (the three fixtures below), set up
     only where Django is used: the harness's tests need none of it."""
-    if DJANGO_FREE not in request.node.path.parents:
+    if not any(folder in request.node.path.parents for folder in DJANGO_FREE):
         for name in ("roomy_rate_limits", "one_rate_limit_window", "fresh_bank_version"):
             request.getfixturevalue(name)
 
@@ -189,7 +189,7 @@ def make_user(db):
     from django.contrib.auth import get_user_model
 
     def make(username, verified=True, **extra):
-        from interview_platform.accounts.verification import mark_verified
+        from accounts.verification import mark_verified
 
         fields = {"email": f"{username}@example.com", "password": "correct-horse-battery", **extra}
         user = get_user_model().objects.create_user(username=username, **fields)

@@ -31,8 +31,10 @@ def _engine_client():
 def docker_unavailable_reason():
     """None when an engine answers and the CPU sandbox image is on it; otherwise why not."""
     import docker
-    from django.conf import settings
 
+    from grader import config
+
+    image = config.current().cpu_image
     try:
         client = _engine_client()
     except Exception as first_error:
@@ -46,9 +48,9 @@ def docker_unavailable_reason():
         except Exception as error:
             return f"dockerd started but does not answer: {error}"
     try:
-        client.images.get(settings.SANDBOX_CPU_IMAGE)
+        client.images.get(image)
     except docker.errors.ImageNotFound:
-        return f"the sandbox image {settings.SANDBOX_CPU_IMAGE} is not built (run `make images`)"
+        return f"the sandbox image {image} is not built (run `make images`)"
     finally:
         client.close()
     return None

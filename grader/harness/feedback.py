@@ -1,7 +1,7 @@
 """What the learner reads: verdict names, the message and the hint.
 
 The verdict words are defined here, once: the harness imports nothing from Django,
-so the host's grader.states.Verdict takes them from this module.
+so the host's submissions.states.Verdict takes them from this module.
 """
 
 ACCEPTED = "accepted"
@@ -23,7 +23,7 @@ FIRST_CALL_FLOOR_S = 0.2
 
 
 # How figures are written, wherever they are shown: these messages, and every page
-# (interview_platform/figures.py wraps them as template filters). Memory is in MiB.
+# (submissions/figures.py wraps them as template filters). Memory is in MiB.
 
 
 def mebibytes(nbytes):

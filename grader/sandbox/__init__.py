@@ -1,17 +1,16 @@
 """Sandbox backends behind one small interface (see base.py). The backend is
-chosen by settings.SANDBOX_BACKEND; get_backend() returns its class."""
-from django.conf import settings
-
+the judge's configured one (grader.config); get_backend() returns its class."""
+from .. import config
 from .base import Limits, Sandbox, SandboxResult
 
 __all__ = ["Limits", "Sandbox", "SandboxResult", "get_backend", "resolve_backend"]
 
 
 def resolve_backend(backend=None):
-    """A backend class from a name, from a class (returned as it is), or from
-    settings.SANDBOX_BACKEND when None."""
+    """A backend class from a name, from a class (returned as it is), or the
+    configured backend's when None."""
     if backend is None:
-        backend = settings.SANDBOX_BACKEND
+        backend = config.current().backend
     return get_backend(backend) if isinstance(backend, str) else backend
 
 

@@ -44,6 +44,7 @@ import requests
 from docker.types import DeviceRequest, LogConfig, Mount, Ulimit
 from docker.utils.socket import STDERR, STDOUT, frames_iter
 
+from grader import config as judge_config
 from grader.errors import PlatformError
 
 from . import seccomp
@@ -91,7 +92,7 @@ def sandbox_environment(limits, target):
     return env
 
 
-def container_spec(limits, target, settings, created_at=None):
+def container_spec(limits, target, config, created_at=None):
     """Keyword arguments for `client.containers.create` (all but the command).
 
     A pure function (given `created_at`, default now) so every limit can be
@@ -106,7 +107,7 @@ def container_spec(limits, target, settings, created_at=None):
     expires = int(created_at + limits.wall_time_s + 2 * KILL_WAIT_S + STALE_MARGIN_S)
     cpu_s = max(1, int(limits.cpu_time_s))
     spec = {
-        "image": settings.SANDBOX_GPU_IMAGE if target == "gpu" else settings.SANDBOX_CPU_IMAGE,
+        "image": config.image_for(target),
         "network_mode": "none",
         "read_only": True,
         "tmpfs": {"/tmp": f"rw,noexec,nosuid,nodev,size={disk},mode=1777"},
@@ -231,24 +232,21 @@ class _OutputReader(threading.Thread):
 
 class DockerSandbox(Sandbox):
     """See the module docstring. `client` is a docker.DockerClient (default: from
-    the environment, DOCKER_HOST and friends); `settings` supplies the images."""
+    the environment, DOCKER_HOST and friends); `config` (a grader.config.JudgeConfig,
+    default the configured one) names the images."""
 
-    def __init__(self, limits=None, target="cpu", client=None, settings=None):
+    def __init__(self, limits=None, target="cpu", client=None, config=None):
         super().__init__(limits, target)
         self._client = client
         self._owns_client = client is None
-        self._settings = settings
+        self._config = config or judge_config.current()
         self._files = None
         self._containers = []
 
     # -- lifecycle -----------------------------------------------------------------
 
     def _setup(self):
-        if self._settings is None:
-            from django.conf import settings
-
-            self._settings = settings
-        container_spec(self.limits, self.target, self._settings)  # fail early on a bad target
+        container_spec(self.limits, self.target, self._config)  # fail early on a bad target
         if self._client is None:
             try:
                 self._client = docker.from_env(timeout=API_TIMEOUT_S)
@@ -331,7 +329,7 @@ class DockerSandbox(Sandbox):
     def run(self, command, stdin=b"", on_stdout=None):
         if self._files is None:
             raise RuntimeError("run needs an open sandbox (use it as a context manager)")
-        spec = container_spec(self.limits, self.target, self._settings)
+        spec = container_spec(self.limits, self.target, self._config)
         container = self._create(spec, command)
         try:
             return self._run_container(container, stdin, on_stdout)
@@ -428,7 +426,7 @@ class DockerSandbox(Sandbox):
                 "backend": "docker",
                 "sandbox_started": True,
                 "container_id": getattr(container, "id", None),
-                "image": self._settings.SANDBOX_GPU_IMAGE if self.target == "gpu" else self._settings.SANDBOX_CPU_IMAGE,
+                "image": self._config.image_for(self.target),
                 "engine_error": state.get("Error") or "",
             },
         )

@@ -8,9 +8,10 @@ import frontmatter
 import yaml
 from markdown_it import MarkdownIt
 
+from grader.work import BadFormula, check_work
+
 from ..models import Difficulty, Kind, Visibility
 from ..text import unix_newlines
-from ..work import BadFormula, check_work
 from .canonical import plain_number
 from .entries import BankFileInvalid
 from .schema import (

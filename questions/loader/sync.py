@@ -8,7 +8,8 @@ from pathlib import Path
 from django.db import transaction
 from django.utils import timezone
 
-from .. import hooks
+from grader import validation
+
 from ..bank_version import record_bank_change
 from ..models import ExerciseVersion, Kind, Question
 from .entries import BankEntry, BankError, BankLoadError
@@ -85,12 +86,9 @@ def _plan(entries):
 
 
 def validate_exercise_entry(entry):
-    """Run the exercise through the grader (reference vs solution in the sandbox).
+    """Run the exercise through the judge (reference vs solution in the sandbox).
     Returns (report, error message or "")."""
-    validate_exercise = hooks.exercise_validator()
-    if validate_exercise is None:
-        return None, "cannot validate the exercise (no grader is installed); load with --skip-validation for a quick local load"
-    result = validate_exercise(entry.spec, entry.files)
+    result = validation.validate_exercise(entry.spec, entry.files)
     if not result.ok:
         return result.report, f"validation failed: {result.message}"
     return result.report, ""

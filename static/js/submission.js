@@ -50,7 +50,7 @@
   }
 
   // The grading's phase, elapsed time and estimate of the time left, as the worker
-  // last reported them (grader.progress.describe builds the label on the server).
+  // last reported them (submissions.progress.describe builds the label on the server).
   function showProgress(progress) {
     const setText = (id, text) => {
       const node = document.getElementById(id);

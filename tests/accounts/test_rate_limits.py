@@ -8,7 +8,7 @@ from django.core.cache import cache
 from django.test import RequestFactory
 from django.urls import reverse
 
-from interview_platform.accounts.ratelimits import canonical_login, forwarded_client_ip
+from accounts.ratelimits import canonical_login, forwarded_client_ip
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-passphrase-for-tests"

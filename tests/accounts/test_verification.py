@@ -14,10 +14,10 @@ from django.core import signing
 from django.core.management import call_command
 from django.urls import reverse
 
-from grader.models import Submission
-from interview_platform.accounts import verification
-from interview_platform.accounts.models import Profile
+from accounts import verification
+from accounts.models import Profile
 from questions.models import ExerciseVersion, Kind, Question
+from submissions.models import Submission
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,7 @@ def test_code_waits_until_the_mailed_link_is_opened(client, exercise, mailoutbox
     [message] = mailoutbox
     assert message.to == ["newcomer@example.com"]
 
-    refused = client.post(reverse("grader:submit", args=[exercise.question.slug]), {"code": CODE})
+    refused = client.post(reverse("submissions:submit", args=[exercise.question.slug]), {"code": CODE})
     assert refused.status_code == 403
     assert "Verify your e-mail address before submitting code" in refused.content.decode()
     assert not Submission.objects.exists()
@@ -66,7 +66,7 @@ def test_code_waits_until_the_mailed_link_is_opened(client, exercise, mailoutbox
     opened = client.get(LINK.search(message.body).group(1), follow=True)
     assert "newcomer@example.com is verified." in opened.content.decode()
     assert verification.is_verified(user)
-    assert client.post(reverse("grader:submit", args=[exercise.question.slug]), {"code": CODE}).status_code == 302
+    assert client.post(reverse("submissions:submit", args=[exercise.question.slug]), {"code": CODE}).status_code == 302
     assert Submission.objects.filter(user=user).count() == 1
 
 
@@ -131,7 +131,7 @@ def test_accounts_from_before_verification_count_as_verified():
     Profile.objects.create(user=with_profile)
     without_profile = User.objects.create_user("old-two", email="old-two@example.com")
     no_email = User.objects.create_user("old-three")
-    migration = importlib.import_module("interview_platform.accounts.migrations.0002_profile_verified_email")
+    migration = importlib.import_module("accounts.migrations.0002_profile_verified_email")
     migration.verify_existing_accounts(apps, None)
     assert verification.is_verified(with_profile) and verification.is_verified(without_profile)
     assert not verification.is_verified(no_email)
@@ -143,7 +143,7 @@ def test_the_demo_admin_can_submit_code_at_once():
 
 
 def test_joining_a_team_by_its_mailed_link_verifies_the_account(make_user):
-    from interview_platform.teams import services as teams
+    from teams import services as teams
 
     owner = make_user("team-owner")
     organisation = teams.create_organisation(owner, "Acme")
@@ -164,7 +164,7 @@ def test_without_a_mail_server_the_pages_say_the_link_is_in_the_terminal(client,
         settings.EMAIL_DELIVERY_BACKEND = env_email_url("EMAIL_URL", "consolemail://")["EMAIL_BACKEND"]
     pages = {
         "signed up": sign_up(client, "newcomer", "newcomer@example.com"),
-        "refused": client.post(reverse("grader:submit", args=[exercise.question.slug]), {"code": CODE}),
+        "refused": client.post(reverse("submissions:submit", args=[exercise.question.slug]), {"code": CODE}),
         "profile": client.get(reverse("accounts:profile")),
         "new link": client.post(reverse("accounts:resend_verification")),
     }

@@ -4,11 +4,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from grader.models import Purpose, Submission
-from grader.states import Status, Verdict
-from interview_platform.api import tokens
-from interview_platform.api.models import Scope
-from tests.grader.conftest import TINY_FILES, exercise_version, queued  # noqa: F401  (fixtures)
+from api import tokens
+from api.models import Scope
+from submissions.models import Purpose, Submission
+from submissions.states import Status, Verdict
+from tests.submissions.conftest import TINY_FILES, exercise_version, queued  # noqa: F401  (fixtures)
 
 GRADED_REPORT = {
     "verdict": "accepted",

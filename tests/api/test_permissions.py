@@ -1,6 +1,6 @@
 """Who reaches what through the API: a token is its owner and nothing more."""
-from grader.models import Purpose, Submission
-from interview_platform.api.models import Scope
+from api.models import Scope
+from submissions.models import Purpose, Submission
 
 from .conftest import bearer
 

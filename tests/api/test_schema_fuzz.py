@@ -11,9 +11,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from grader.models import Submission
-from interview_platform.api import tokens
-from interview_platform.api.models import Scope
+from api import tokens
+from api.models import Scope
+from submissions.models import Submission
 
 from .conftest import GRADED_REPORT
 

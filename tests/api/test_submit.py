@@ -1,8 +1,8 @@
 """Submitting through the API: the web form's validation, queue cap and rate limit."""
 import pytest
 
-from grader.models import Purpose, Submission
-from grader.same_code import fingerprint
+from submissions.models import Purpose, Submission
+from submissions.same_code import fingerprint
 
 from .conftest import TINY_FILES, bearer
 
@@ -93,7 +93,7 @@ def test_my_submissions_filter(client, submit_token, graded_submission, exercise
 
 
 def test_a_submission_says_how_it_compares_with_the_previous_answer(client, read_token, graded_submission):
-    """The submission page's "Against your previous answer" (grader/comparison.py), as data."""
+    """The submission page's "Against your previous answer" (submissions/comparison.py), as data."""
     first = client.get(f"{SUBMISSIONS}{graded_submission.pk}/", **bearer(read_token)).json()
     assert first["against_previous"] is None
     faster = Submission.objects.get(pk=graded_submission.pk)

@@ -5,8 +5,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from interview_platform.api import tokens
-from interview_platform.api.models import PersonalAccessToken, Scope
+from api import tokens
+from api.models import PersonalAccessToken, Scope
 
 from .conftest import bearer
 

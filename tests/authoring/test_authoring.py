@@ -5,9 +5,9 @@ import yaml
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from grader.models import Submission
-from interview_platform.authoring.services import version_files
-from interview_platform.authoring.models import AuthoringEvent
+from submissions.models import Submission
+from authoring.services import version_files
+from authoring.models import AuthoringEvent
 from questions import loader
 from questions.models import ExerciseVersion, Kind, Question, Visibility
 

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from interview_platform.authoring.forms import ExerciseEditForm
+from authoring.forms import ExerciseEditForm
 from questions.models import Kind, Question
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from interview_platform.authoring.forms import ExerciseEditForm
-from interview_platform.authoring.models import AuthoringEvent
+from authoring.forms import ExerciseEditForm
+from authoring.models import AuthoringEvent
 from questions import loader
 from questions.models import ExerciseVersion, Kind, Question
 

@@ -9,13 +9,13 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from interview_platform.authoring.models import AuthoringEvent
+from authoring.models import AuthoringEvent
 from questions.models import Kind, Question
 
 BEFORE = [("teams", "0003_item_target_speedup"), ("authoring", None)]
 #: teams 0002 made the Authors group and its grant; run again on the old state, because a
 #: transactional test before this one flushes every row, migrations' rows included.
-AUTHORS_GROUP_MIGRATION = importlib.import_module("interview_platform.teams.migrations.0002_authors_group")
+AUTHORS_GROUP_MIGRATION = importlib.import_module("teams.migrations.0002_authors_group")
 
 
 def migrate(targets):

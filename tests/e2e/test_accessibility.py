@@ -3,9 +3,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from grader.models import Submission
-from grader.states import Status, Verdict
 from questions.models import Question
+from submissions.models import Submission
+from submissions.states import Status, Verdict
 
 from .conftest import PHONE, sign_up
 

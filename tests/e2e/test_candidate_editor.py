@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from interview_platform.teams import services
-from interview_platform.teams.models import Assessment
 from questions.models import Question
+from teams import services
+from teams.models import Assessment
 
 from .conftest import sign_up
 from .test_learner_loop import ANSWER, CODING_SLUG, EXPECTED_CODE

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_dark_mode import CODE_SLUG, CODING_SLUG, MATHS_SLUG, learner, questions, sign_in  # noqa: F401
-from tests.grader.conftest import exercise_version  # noqa: F401  (fixture: a coding exercise)
+from tests.submissions.conftest import exercise_version  # noqa: F401  (fixture: a coding exercise)
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from questions.models import Attempt, Kind, Question
-from tests.grader.conftest import exercise_version  # noqa: F401  (fixture: a coding exercise)
+from tests.submissions.conftest import exercise_version  # noqa: F401  (fixture: a coding exercise)
 
 pytestmark = pytest.mark.browser
 

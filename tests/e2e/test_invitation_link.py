@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from interview_platform.teams import services
-from interview_platform.teams.models import Assessment
 from questions.models import Kind, Question
+from teams import services
+from teams.models import Assessment
 
 from .conftest import PASSWORD
 

@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from grader.models import Submission
-from interview_platform.figures import times
+from submissions.figures import times
+from submissions.models import Submission
 
 from .conftest import GRADING_TIMEOUT_MS, sign_up, worker_log_tail
 

@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from grader.models import Purpose
-from interview_platform.teams import reports
+from submissions.models import Purpose
+from teams import reports
 
 from .conftest import GRADING_TIMEOUT_MS, sign_up, worker_log_tail
 from .test_candidate_editor import sitting_for

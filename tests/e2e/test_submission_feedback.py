@@ -8,10 +8,11 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from grader import progress, roofline
-from grader.models import Submission
-from grader.states import Status, Verdict
+from grader import roofline
 from questions.models import Question
+from submissions import progress
+from submissions.models import Submission
+from submissions.states import Status, Verdict
 
 from .conftest import sign_up
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from grader.models import Submission
 from questions.models import ExerciseVersion, Question
+from submissions.models import Submission
 from tests.hostile.conftest import tiny_exercise
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,10 +6,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from grader import services
-from grader.models import Submission
-from grader.states import Status, Verdict
 from questions.models import ExerciseVersion, Question
+from submissions import services
+from submissions.models import Submission
+from submissions.states import Status, Verdict
 from tests.hostile.conftest import tiny_exercise
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from grader import services
-from grader.models import Submission
-from grader.states import Status, Verdict
+from submissions import services
+from submissions.models import Submission
+from submissions.states import Status, Verdict
 from interview_platform.celery import app
 from tests.hostile.conftest import sandbox_processes
 
@@ -42,7 +42,7 @@ def create_via_service(env, user, version, code, count=1):
     script = (
         "import json\n"
         "from django.contrib.auth import get_user_model\n"
-        "from grader.services import create_submission\n"
+        "from submissions.services import create_submission\n"
         "from questions.models import ExerciseVersion\n"
         f"user = get_user_model().objects.get(pk={user.pk})\n"
         f"version = ExerciseVersion.objects.get(pk={version.pk})\n"
@@ -53,7 +53,7 @@ def create_via_service(env, user, version, code, count=1):
 
 
 def sweep_via_service(env):
-    out = manage_shell(env, "import json; from grader.services import sweep_stuck_submissions as s; print(json.dumps(s()))")
+    out = manage_shell(env, "import json; from submissions.services import sweep_stuck_submissions as s; print(json.dumps(s()))")
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -115,7 +115,7 @@ def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
     assert row.verdict == Verdict.ACCEPTED, row.report
     assert row.attempts == 2
     assert row.platform_error == "the grading worker stopped mid-run"
-    from interview_platform.leaderboards.models import LeaderboardEntry
+    from leaderboards.models import LeaderboardEntry
 
     assert LeaderboardEntry.objects.filter(user=user).count() <= 1
 
@@ -176,7 +176,7 @@ def test_database_cut_while_a_task_runs_is_retried_and_completes(
         submission = Submission.objects.create(user=user, exercise=tiny_version, code=tiny_version.solution_code)
         proxy.cut()
         with app.connection_for_write(broker_url) as broker:
-            from grader.tasks import grade_submission
+            from submissions.tasks import grade_submission
 
             grade_submission.apply_async(args=[submission.pk], queue="cpu", connection=broker)
         time.sleep(4)  # the worker takes the task and finds no database

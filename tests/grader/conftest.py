@@ -1,8 +1,8 @@
-"""A tiny exercise that grades in seconds, as a spec + files and as database rows."""
+"""A tiny exercise that grades in seconds, as a spec and files (tests/submissions/conftest.py
+adds it as database rows)."""
 import pytest
 
 from grader.grading import HARNESS_DIR, Exercise
-from questions.models import ExerciseVersion, Kind, Question
 
 TINY_SPEC = {
     "target": "cpu",
@@ -57,45 +57,3 @@ def tiny_exercise():
 @pytest.fixture
 def busy_proof_tiny_exercise():
     return Exercise(slug="tiny-scale", spec={**TINY_SPEC, "sizes": BUSY_PROOF_SIZES}, files=dict(TINY_FILES))
-
-
-@pytest.fixture
-def exercise_version(db):
-    question = Question.objects.create(
-        slug="tiny-scale",
-        title="Scale an array",
-        topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy",
-        kind=Kind.CODING,
-        prompt="Return `x * 3 + 1`.",
-    )
-    return ExerciseVersion.objects.create(
-        question=question,
-        number=1,
-        spec=dict(TINY_SPEC),
-        reference_code=TINY_FILES["reference.py"],
-        starter_code=TINY_FILES["starter.py"],
-        inputs_code=TINY_FILES["inputs.py"],
-        solution_code=TINY_FILES["solution.py"],
-        content_hash="tiny",
-    )
-
-
-@pytest.fixture
-def queued(monkeypatch):
-    """Records apply_async calls (args, queue) instead of talking to a broker; the
-    fair-ordering priority of each call is kept in `queued.priorities`."""
-    from grader import tasks
-
-    class Calls(list):
-        """A list that can also carry the priorities."""
-
-    calls = Calls()
-    calls.priorities = []
-
-    def record(args, queue, priority):
-        calls.append((args, queue))
-        calls.priorities.append(priority)
-
-    monkeypatch.setattr(tasks.grade_submission, "apply_async", record)
-    return calls

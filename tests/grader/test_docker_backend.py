@@ -7,18 +7,18 @@ import socket
 import struct
 import tarfile
 import threading
-from types import SimpleNamespace
 
 import docker
 import pytest
 import requests
 
 from grader.errors import PlatformError
+from grader.config import JudgeConfig
 from grader.sandbox import Limits, get_backend
 from grader.sandbox import seccomp
 from grader.sandbox.docker import DockerSandbox, container_spec
 
-SETTINGS = SimpleNamespace(SANDBOX_CPU_IMAGE="hotpath-sandbox-cpu:test", SANDBOX_GPU_IMAGE="hotpath-sandbox-gpu:test")
+CONFIG = JudgeConfig(backend="docker", cpu_image="hotpath-sandbox-cpu:test", gpu_image="hotpath-sandbox-gpu:test")
 LIMITS = Limits(
     wall_time_s=5.0,
     cpu_time_s=30.0,
@@ -135,7 +135,7 @@ class FakeClient:
 
 def run_sandbox(container, limits=LIMITS, target="cpu", stdin=b"secret-line\n"):
     client = FakeClient(container)
-    with DockerSandbox(limits=limits, target=target, client=client, settings=SETTINGS) as sandbox:
+    with DockerSandbox(limits=limits, target=target, client=client, config=CONFIG) as sandbox:
         sandbox.write_file("harness/main.py", "print('hi')\n")
         sandbox.write_file("job.json", "{}")
         result = sandbox.run(COMMAND, stdin=stdin)
@@ -150,7 +150,7 @@ def removed(container):
 
 
 def test_container_spec_carries_every_limit():
-    spec = container_spec(LIMITS, "cpu", SETTINGS)
+    spec = container_spec(LIMITS, "cpu", CONFIG)
     assert spec["image"] == "hotpath-sandbox-cpu:test"
     assert spec["network_mode"] == "none"
     assert spec["read_only"] is True
@@ -180,7 +180,7 @@ def test_container_spec_carries_every_limit():
 
 def test_container_spec_environment_is_minimal(monkeypatch):
     monkeypatch.setenv("SECRET_KEY", "host-secret")
-    env = container_spec(LIMITS, "cpu", SETTINGS)["environment"]
+    env = container_spec(LIMITS, "cpu", CONFIG)["environment"]
     assert "SECRET_KEY" not in env and "host-secret" not in env.values()
     assert env["HOME"] == "/tmp" and env["NUMBA_CACHE_DIR"].startswith("/tmp/")
     assert env["OMP_NUM_THREADS"] == "2"
@@ -189,7 +189,7 @@ def test_container_spec_environment_is_minimal(monkeypatch):
 
 
 def test_gpu_spec_requests_one_gpu_and_uses_the_gpu_image():
-    spec = container_spec(LIMITS, "gpu", SETTINGS)
+    spec = container_spec(LIMITS, "gpu", CONFIG)
     assert spec["image"] == "hotpath-sandbox-gpu:test"
     [request] = spec["device_requests"]
     assert request["Count"] == 1 and request["Capabilities"] == [["gpu"]]
@@ -199,7 +199,7 @@ def test_gpu_spec_requests_one_gpu_and_uses_the_gpu_image():
 
 def test_container_spec_rejects_unknown_target():
     with pytest.raises(ValueError):
-        container_spec(LIMITS, "tpu", SETTINGS)
+        container_spec(LIMITS, "tpu", CONFIG)
 
 
 def test_get_backend_returns_docker_sandbox():
@@ -211,13 +211,13 @@ def test_get_backend_returns_docker_sandbox():
 
 @pytest.mark.parametrize("bad", ["../escape.py", "/etc/passwd", "a/../b", "", "a//b", "a\\b", "nul\0l"])
 def test_write_file_refuses_paths_outside_the_job(bad):
-    with DockerSandbox(limits=LIMITS, client=FakeClient(), settings=SETTINGS) as sandbox:
+    with DockerSandbox(limits=LIMITS, client=FakeClient(), config=CONFIG) as sandbox:
         with pytest.raises(ValueError):
             sandbox.write_file(bad, "x")
 
 
 def test_write_file_refuses_to_overwrite():
-    with DockerSandbox(limits=LIMITS, client=FakeClient(), settings=SETTINGS) as sandbox:
+    with DockerSandbox(limits=LIMITS, client=FakeClient(), config=CONFIG) as sandbox:
         sandbox.write_file("harness/main.py", "x")
         for clash in ("harness/main.py", "harness", "harness/main.py/inner"):
             with pytest.raises(FileExistsError):
@@ -330,7 +330,7 @@ def test_container_removed_when_run_raises_unexpectedly():
 
 def test_missing_image_is_a_platform_error():
     client = FakeClient(create_error=docker.errors.ImageNotFound("no such image"))
-    with DockerSandbox(limits=LIMITS, client=client, settings=SETTINGS) as sandbox:
+    with DockerSandbox(limits=LIMITS, client=client, config=CONFIG) as sandbox:
         sandbox.write_file("job.json", "{}")
         with pytest.raises(PlatformError) as caught:
             sandbox.run(COMMAND)
@@ -381,7 +381,7 @@ class ListingClient:
 
 
 def test_every_container_carries_the_time_after_which_no_run_can_own_it():
-    spec = container_spec(LIMITS, "cpu", SETTINGS, created_at=1_000_000.0)
+    spec = container_spec(LIMITS, "cpu", CONFIG, created_at=1_000_000.0)
     expires = int(spec["labels"]["org.hotpath.sandbox.expires"])
     assert expires >= 1_000_000 + LIMITS.wall_time_s + 2 * 10  # past the wall limit and the kill grace
     assert expires <= 1_000_000 + LIMITS.wall_time_s + 3600
@@ -406,13 +406,3 @@ def test_sweep_survives_an_unreachable_engine(caplog):
     client = ListingClient([], list_error=requests.exceptions.ConnectionError("engine down"))
     assert DockerSandbox.remove_stale(client=client) == 0
     assert "could not list sandbox containers" in caplog.text
-
-
-def test_worker_start_sweeps_the_docker_engine(settings, monkeypatch):
-    from grader import services
-
-    settings.SANDBOX_BACKEND = "docker"
-    expired = ListedContainer("expired", {"org.hotpath.sandbox": "1", "org.hotpath.sandbox.expires": "1"})
-    monkeypatch.setattr(docker, "from_env", lambda **kwargs: ListingClient([expired]))
-    assert services.remove_stale_sandboxes() == 1
-    assert expired.removed

@@ -10,10 +10,11 @@ from pathlib import Path
 import docker
 import pytest
 
+from grader.config import JudgeConfig
 from grader.grading import grade
 from grader.sandbox.base import Limits
 from grader.sandbox.docker import EXPIRES_LABEL, LABEL, DockerSandbox
-from grader.states import Verdict
+from grader.verdicts import Verdict
 from tests.sandbox_backends import require_docker
 
 from .conftest import ENDLESS, WRONG_ANSWER, needs_harness
@@ -177,22 +178,22 @@ def test_a_daemon_dies_with_the_run(engine, created):
 
 WORKER = """
 import sys, time
-from types import SimpleNamespace
+from grader.config import JudgeConfig
 from grader.sandbox.base import Limits
 from grader.sandbox.docker import DockerSandbox
-settings = SimpleNamespace(SANDBOX_CPU_IMAGE=sys.argv[1], SANDBOX_GPU_IMAGE="unused")
+config = JudgeConfig(backend="docker", cpu_image=sys.argv[1])
 limits = Limits(wall_time_s=600, cpu_time_s=600, memory_bytes=128 * 1024**2, processes=8, output_bytes=4096, disk_bytes=4 * 1024**2)
-with DockerSandbox(limits, settings=settings) as sandbox:
+with DockerSandbox(limits, config=config) as sandbox:
     sandbox.run(["python3", "-c", "import time; print('running', flush=True); time.sleep(600)"])
 """
 
 
-def test_leftover_of_a_killed_worker_is_swept_once_expired(engine, settings):
+def test_leftover_of_a_killed_worker_is_swept_once_expired(engine):
     """A worker SIGKILLed mid-run never removes its container. The sweep every worker
-    runs at start (grader.tasks.remove_stale_sandboxes) leaves it while a live run could
+    runs at start (submissions.tasks.remove_stale_sandboxes) leaves it while a live run could
     still own it, and removes it, with its /job volume, once its expiry label has passed."""
     before = {c.id for c in engine.containers.list(all=True, filters={"label": LABEL})}
-    worker = subprocess.Popen([sys.executable, "-c", WORKER, settings.SANDBOX_CPU_IMAGE], cwd=REPO)
+    worker = subprocess.Popen([sys.executable, "-c", WORKER, JudgeConfig().cpu_image], cwd=REPO)
     try:
         leftover = None
         for _ in range(120):

@@ -9,8 +9,8 @@ from grader import grading
 from grader.errors import PlatformError
 from grader.harness.protocol import format_report
 from grader.sandbox.base import SandboxResult
-from grader.states import Verdict
 from grader.validation import validate_exercise
+from grader.verdicts import Verdict
 
 from .conftest import BUSY_PROOF_SIZES, ENDLESS, MEMORY_HOG, RAISES, TINY_FILES, TINY_SPEC, WRONG_ANSWER, needs_harness
 

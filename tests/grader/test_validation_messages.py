@@ -1,7 +1,7 @@
 """An author reads why validation failed as text: the file at fault, then the details
 with their real line breaks, never a Python dict."""
-from grader.states import Verdict
 from grader.validation import refusal_message
+from submissions.states import Verdict
 
 TRACEBACK = 'Traceback (most recent call last):\n  File "reference.py", line 3, in transform\nNameError: name \'np\' is not defined\n'
 

@@ -10,7 +10,7 @@ import pytest
 
 from grader import grading
 from grader.grading import Exercise, grade
-from grader.states import Verdict
+from submissions.states import Verdict
 
 from .conftest import ATTACKS, ESCAPED, REFERENCE_MARKER, attack_code, tiny_exercise
 

@@ -12,11 +12,11 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from grader import services
-from grader.models import Submission
-from grader.states import Status, Verdict
-from interview_platform.accounts.models import Profile, profile_for
+from accounts.models import Profile, profile_for
 from questions.models import ExerciseVersion, Question
+from submissions import services
+from submissions.models import Submission
+from submissions.states import Status, Verdict
 
 from .conftest import tiny_exercise
 
@@ -59,7 +59,7 @@ def exercise_version(db):
 
 
 def submit_url(version):
-    return reverse("grader:submit", args=[version.question.slug])
+    return reverse("submissions:submit", args=[version.question.slug])
 
 
 def graded(user, version, code="def transform(x):\n    return x\n"):
@@ -222,9 +222,9 @@ def test_submitted_code_is_escaped_everywhere(candidate_client, candidate, exerc
     code = f"def transform(x):\n    return x  # </textarea></code></pre>{SCRIPT}{ATTRIBUTE_XSS}\n"
     submission = graded(candidate, exercise_version, code=code)
     pages = [
-        candidate_client.get(reverse("grader:detail", args=[submission.pk])).content.decode(),
-        candidate_client.get(reverse("grader:status", args=[submission.pk])).json().get("report_html", ""),
-        candidate_client.get(reverse("grader:list")).content.decode(),
+        candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode(),
+        candidate_client.get(reverse("submissions:status", args=[submission.pk])).json().get("report_html", ""),
+        candidate_client.get(reverse("submissions:list")).content.decode(),
     ]
     for html in pages:
         assert not ACTIVE_MARKUP.search(html) and "</textarea></code>" not in html
@@ -246,10 +246,10 @@ def test_report_text_from_the_sandbox_is_escaped(candidate_client, candidate, ex
     submission.report = {"verdict": Verdict.RUNTIME_ERROR, "message": submission.message, "sizes": [],
                          "failure": {"traceback": f"RuntimeError: {SCRIPT}{ATTRIBUTE_XSS}"}, "hint": SCRIPT}
     submission.save()
-    for url in (reverse("grader:detail", args=[submission.pk]),):
+    for url in (reverse("submissions:detail", args=[submission.pk]),):
         html = candidate_client.get(url).content.decode()
         assert not ACTIVE_MARKUP.search(html)
-    report_html = candidate_client.get(reverse("grader:status", args=[submission.pk])).json()["report_html"]
+    report_html = candidate_client.get(reverse("submissions:status", args=[submission.pk])).json()["report_html"]
     assert not ACTIVE_MARKUP.search(report_html)
 
 
@@ -260,16 +260,16 @@ def test_others_cannot_see_a_submission(client, candidate, outsider, exercise_ve
     secret_code = "def transform(x):\n    return x  # candidate-only-secret\n"
     submission = graded(candidate, exercise_version, code=secret_code)
     client.force_login(outsider)
-    assert client.get(reverse("grader:detail", args=[submission.pk])).status_code == 404
-    assert client.get(reverse("grader:status", args=[submission.pk])).status_code == 404
-    listing = client.get(reverse("grader:list"))
+    assert client.get(reverse("submissions:detail", args=[submission.pk])).status_code == 404
+    assert client.get(reverse("submissions:status", args=[submission.pk])).status_code == 404
+    listing = client.get(reverse("submissions:list"))
     assert listing.status_code == 200 and "candidate-only-secret" not in listing.content.decode()
-    assert str(reverse("grader:detail", args=[submission.pk])) not in listing.content.decode()
+    assert str(reverse("submissions:detail", args=[submission.pk])) not in listing.content.decode()
 
 
 def test_anonymous_cannot_see_a_submission(client, candidate, exercise_version):
     submission = graded(candidate, exercise_version)
-    for url in (reverse("grader:detail", args=[submission.pk]), reverse("grader:status", args=[submission.pk]), reverse("grader:list")):
+    for url in (reverse("submissions:detail", args=[submission.pk]), reverse("submissions:status", args=[submission.pk]), reverse("submissions:list")):
         response = client.get(url)
         assert response.status_code == 302 and "login" in response["Location"], url
 
@@ -278,7 +278,7 @@ def test_owner_and_staff_can_see_a_submission(client, candidate, staff_author, e
     submission = graded(candidate, exercise_version, code="def transform(x):\n    return x  # mine\n")
     for user in (candidate, staff_author):
         client.force_login(user)
-        response = client.get(reverse("grader:detail", args=[submission.pk]))
+        response = client.get(reverse("submissions:detail", args=[submission.pk]))
         assert response.status_code == 200 and "# mine" in response.content.decode()
 
 
@@ -305,7 +305,7 @@ def test_display_names_stored_before_lose_their_control_characters(candidate):
     and the leaderboards would otherwise go on serving."""
     profile = profile_for(candidate)
     Profile.objects.filter(pk=profile.pk).update(display_name="\x1b[2JPat\u202e")
-    migration = importlib.import_module("interview_platform.accounts.migrations.0003_profile_display_name_printable")
+    migration = importlib.import_module("accounts.migrations.0003_profile_display_name_printable")
     migration.strip_control_characters(django_apps, None)
     profile.refresh_from_db()
     assert profile.display_name == "[2JPat"

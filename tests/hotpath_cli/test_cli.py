@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from interview_platform.api import tokens
-from interview_platform.api.models import PersonalAccessToken, Scope
+from api import tokens
+from api.models import PersonalAccessToken, Scope
 from tests.api.conftest import GRADED_REPORT, fast_password_hashing, own_cache  # noqa: F401  (fixtures)
-from tests.grader.conftest import TINY_FILES, exercise_version, queued  # noqa: F401  (fixtures)
+from tests.submissions.conftest import TINY_FILES, exercise_version, queued  # noqa: F401  (fixtures)
 from tests.faults.conftest import port_open  # noqa: F401
 
 REPO = Path(__file__).resolve().parents[2]
@@ -146,8 +146,8 @@ def test_queue_cap_and_rate_limit(logged_in, exercise_version, queued, tmp_path,
 
 
 def test_show_and_leaderboard(logged_in, candidate, exercise_version):
-    from grader.models import Submission
-    from interview_platform.leaderboards.services import record_submission
+    from submissions.models import Submission
+    from leaderboards.services import record_submission
 
     submission = Submission.objects.create(
         user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted", report=GRADED_REPORT,

@@ -6,11 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from grader.models import Purpose, Submission
-from grader.signals import submission_graded
-from grader.states import Status, Verdict
-from interview_platform.accounts.models import Profile
+from accounts.models import Profile
 from questions.models import ExerciseVersion, Kind, Question
+from submissions.models import Purpose, Submission
+from submissions.signals import submission_graded
+from submissions.states import Status, Verdict
 
 _counter = itertools.count()
 START = timezone.now() - timedelta(days=30)

@@ -7,9 +7,9 @@ import threading
 import pytest
 from django.db import connection
 
-from grader.models import Submission
-from interview_platform.leaderboards import services
-from interview_platform.leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+from leaderboards import services
+from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+from submissions.models import Submission
 
 
 def test_repeated_delivery_of_the_same_result_is_idempotent(make_user, make_exercise, make_submission):

@@ -3,10 +3,10 @@ figure is at most 1) is correct but not faster than the reference: no entry, no 
 no "faster than N%". The unchanged starter never ranks, whatever its figure."""
 from django.urls import reverse
 
-from grader.models import Submission
-from interview_platform.leaderboards import services
-from interview_platform.leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+from leaderboards import services
+from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
 from questions.models import ExerciseVersion
+from submissions.models import Submission
 
 STARTER = "def transform(x):\n    out = []\n    for v in x:\n        out.append(v)\n    return out\n"
 
@@ -101,7 +101,7 @@ def test_the_submission_page_says_correct_but_not_faster(client, make_user, make
     )
     client.force_login(alice)
 
-    page = client.get(reverse("grader:detail", args=[submission.pk])).content.decode()
+    page = client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
     assert "Correct, but not faster than the reference (95% interval 0.950–1.10×)" in page
     assert "not ranked on the leaderboard" in page
     assert "faster than the reference (median of paired runs)" not in page
@@ -118,7 +118,7 @@ def test_the_submission_page_names_the_unchanged_starter(client, make_user, make
     )
     client.force_login(alice)
 
-    page = client.get(reverse("grader:detail", args=[submission.pk])).content.decode()
+    page = client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
     assert "Correct, but the starter code unchanged (95% interval 1.10–1.50×)" in page
     assert "not ranked on the leaderboard" in page
 
@@ -132,5 +132,5 @@ def test_a_faster_answer_keeps_its_figure_on_the_page(client, make_user, make_ex
     )
     client.force_login(alice)
 
-    page = client.get(reverse("grader:detail", args=[submission.pk])).content.decode()
+    page = client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
     assert "faster than the reference (median of paired runs)" in page and "not faster" not in page

@@ -3,8 +3,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from interview_platform.leaderboards import services
-from interview_platform.leaderboards.models import UserScore
+from leaderboards import services
+from leaderboards.models import UserScore
 
 from .conftest import START
 

@@ -5,11 +5,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from grader.models import Purpose, Submission
-from grader.states import Status, Verdict
-from interview_platform.leaderboards import services
-from interview_platform.leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+from leaderboards import services
+from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
 from questions.models import Kind, Question
+from submissions.models import Purpose, Submission
+from submissions.states import Status, Verdict
 
 from .conftest import START
 

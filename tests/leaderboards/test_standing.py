@@ -1,8 +1,8 @@
 """'Faster than N% of accepted submissions' and its distribution chart."""
 from django.template.loader import render_to_string
 
-from grader.models import Purpose
-from interview_platform.leaderboards import services
+from leaderboards import services
+from submissions.models import Purpose
 
 
 def test_percentile_against_other_peoples_best(make_user, make_exercise, make_submission):

@@ -1,5 +1,5 @@
 """Issue 30, item 7: entries whose 95% intervals overlap cannot be told apart, so they
-share a rank ("=2") instead of being ordered by noise. The rule (grader.speed.shared_ranks):
+share a rank ("=2") instead of being ordered by noise. The rule (submissions.speed.shared_ranks):
 walk the board in order; an entry whose interval overlaps the interval of the first entry
 of the current group joins it, else it starts a new group; a group's rank is its first
 entry's place."""
@@ -10,8 +10,8 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from interview_platform.leaderboards import services
-from interview_platform.leaderboards.models import LeaderboardEntry
+from leaderboards import services
+from leaderboards.models import LeaderboardEntry
 
 
 def rank_cells(html):
@@ -97,7 +97,7 @@ def test_the_api_gives_the_shared_rank_and_says_it_is_tied(client, make_user, ma
 
 
 def test_the_migration_copies_each_entrys_interval_from_its_counted_grading(make_user, make_exercise, make_submission):
-    migration = importlib.import_module("interview_platform.leaderboards.migrations.0004_entry_speedup_interval")
+    migration = importlib.import_module("leaderboards.migrations.0004_entry_speedup_interval")
     make_submission(make_user("alice"), make_exercise(), speedup=3.0, ci=(2.5, 3.5))
     LeaderboardEntry.objects.update(speedup_ci_low=None, speedup_ci_high=None)  # as before the columns existed
 

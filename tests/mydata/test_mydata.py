@@ -6,12 +6,12 @@ import json
 import pytest
 from django.urls import reverse
 
-from grader.models import Purpose, Submission
-from interview_platform.leaderboards.models import LeaderboardEntry, UserScore
-from interview_platform.leaderboards.services import record_submission
+from leaderboards.models import LeaderboardEntry, UserScore
+from leaderboards.services import record_submission
 from questions.models import Attempt, Kind, Question
+from submissions.models import Purpose, Submission
 from tests.api.conftest import GRADED_REPORT, fast_password_hashing  # noqa: F401  (fixture)
-from tests.grader.conftest import exercise_version  # noqa: F401  (fixture)
+from tests.submissions.conftest import exercise_version  # noqa: F401  (fixture)
 
 PASSWORD = "correct-horse-battery"
 
@@ -68,7 +68,7 @@ def test_closing_removes_my_data_and_keeps_the_teams(client, candidate_client, c
 
 
 def test_the_only_owner_of_a_team_must_hand_it_over_first(candidate_client, candidate, make_user, history):
-    from interview_platform.teams.models import Membership, Organisation, Role
+    from teams.models import Membership, Organisation, Role
 
     team = Organisation.objects.create(name="Acme hiring", slug="acme")
     Membership.objects.create(user=candidate, organisation=team, role=Role.OWNER)

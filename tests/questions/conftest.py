@@ -167,11 +167,11 @@ def loaded_bank(small_bank, load):
 
 @pytest.fixture
 def fake_validation(monkeypatch):
-    """Stand in for the exercise validator the grader registers (the sandbox run of
+    """Stand in for the judge's exercise validator (the sandbox run of
     reference vs solution) and record what the loader asked it to validate."""
     import types
 
-    from questions import hooks
+    from grader import validation
 
     calls = []
 
@@ -180,7 +180,7 @@ def fake_validation(monkeypatch):
             calls.append((spec, files))
             return types.SimpleNamespace(ok=ok, message=message, report=report if report is not None else {"ok": ok})
 
-        monkeypatch.setattr(hooks, "_exercise_validator", validate_exercise)
+        monkeypatch.setattr(validation, "validate_exercise", validate_exercise)
         return calls
 
     return install

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from grader import grading
-from grader.states import Verdict
 from questions.loader import default_bank_dir, read_bank
+from submissions.states import Verdict
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 

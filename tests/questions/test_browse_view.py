@@ -1,8 +1,8 @@
 import pytest
 from django.urls import reverse
 
-from grader.models import Purpose, Submission
 from questions.models import Attempt, Question
+from submissions.models import Purpose, Submission
 
 BROWSE = reverse("questions:browse")
 

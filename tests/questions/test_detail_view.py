@@ -104,8 +104,8 @@ def test_retired_question_shows_a_notice_and_refuses_answers(candidate_client, l
 class TestCoding:
     def test_includes_the_grader_panel_when_it_exists(self, candidate_client, loaded_bank, settings, tmp_path):
         templates = tmp_path / "templates"
-        (templates / "grader").mkdir(parents=True)
-        (templates / "grader" / "coding_panel.html").write_text("PANEL for {{ question.slug }} v{{ exercise.number }}")
+        (templates / "submissions").mkdir(parents=True)
+        (templates / "submissions" / "coding_panel.html").write_text("PANEL for {{ question.slug }} v{{ exercise.number }}")
         settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}]
         html = candidate_client.get(detail_url("square-values")).content.decode()
         assert "PANEL for square-values v1" in html

@@ -3,9 +3,9 @@ import json
 import pytest
 from django.urls import reverse
 
-from grader.models import Submission
-from grader.states import Status, Verdict
 from questions.models import Attempt
+from submissions.models import Submission
+from submissions.states import Status, Verdict
 
 PROGRESS = reverse("questions:progress")
 
@@ -42,7 +42,7 @@ def test_shows_attempts_submissions_coverage_and_calibration(candidate_client, c
     assert html.count("Amortised cost of a doubling hash table") == 1
     assert '<span class="verdict verdict-accepted">Accepted</span>' in html
     assert "8.25×" in html
-    assert reverse("grader:detail", args=[submission.pk]) in html
+    assert reverse("submissions:detail", args=[submission.pk]) in html
 
     coverage = {row.topic: (row.practised, row.total) for row in response.context["coverage"]}
     assert coverage == {

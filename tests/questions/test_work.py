@@ -2,9 +2,9 @@
 parsed with ast and never evaluated by Python; load_bank checks it."""
 import pytest
 
+from grader.work import BadFormula, check_work, evaluate
 from questions.loader import BankLoadError, dump_bank, load_bank
 from questions.models import ExerciseVersion
-from questions.work import BadFormula, check_work, evaluate
 
 from .test_loader_errors import assert_single_error
 

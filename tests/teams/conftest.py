@@ -6,8 +6,8 @@ from unittest import mock
 
 import pytest
 
-from interview_platform.teams import services
-from interview_platform.teams.models import Assessment, Membership, Role
+from teams import services
+from teams.models import Assessment, Membership, Role
 from questions.models import ExerciseVersion, Kind, Question
 
 # Near the real time, so login sessions created by the test client stay valid under the clock.

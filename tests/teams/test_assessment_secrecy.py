@@ -10,12 +10,12 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from grader.models import Submission
-from interview_platform.teams import services
-from interview_platform.teams.forms import AddQuestionForm
-from interview_platform.teams.models import Assessment
 from questions import loader
 from questions.models import Attempt, ExerciseVersion, Kind, Question, Visibility
+from submissions.models import Submission
+from teams import services
+from teams.forms import AddQuestionForm
+from teams.models import Assessment
 
 from .conftest import START, STARTER
 
@@ -82,7 +82,7 @@ def test_a_candidate_in_a_sitting_cannot_find_or_answer_the_questions_publicly(c
     draft = candidate_client.post(reverse("questions:save_draft", args=[concept.slug]), {"text": "x"})
     assert draft.status_code == 404
 
-    practice = candidate_client.post(reverse("grader:submit", args=[coding.slug]), {"code": STARTER})
+    practice = candidate_client.post(reverse("submissions:submit", args=[coding.slug]), {"code": STARTER})
     assert practice.status_code == 404
     assert not Submission.objects.exists()
 

@@ -4,10 +4,10 @@ import re
 
 import pytest
 
-from grader import services as grader_services
-from grader.states import Verdict
-from interview_platform.teams import services
-from interview_platform.teams.models import Answer, CandidateSession, FinishReason
+from submissions import services as submission_services
+from submissions.states import Verdict
+from teams import services
+from teams.models import Answer, CandidateSession, FinishReason
 from tests import chromium
 
 pytestmark = [pytest.mark.browser]
@@ -64,7 +64,7 @@ def test_the_candidate_report_fits_a_phone(page, client, reviewer, organisation,
     message = "Correct on all 3 sizes and 7 edge cases. " * 4 + "The grading machine was busy."
     report = {"verdict": Verdict.ACCEPTED, "speedup": 8.0, "speedup_ci": [7.2, 8.8], "message": message,
               "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
-    grader_services.finish(services.submit_code(session, coding, "def transform(x):\n    return x\n"), report)
+    submission_services.finish(services.submit_code(session, coding, "def transform(x):\n    return x\n"), report)
     services.finish_session(session, FinishReason.SUBMITTED)
     client.force_login(reviewer)
     page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])

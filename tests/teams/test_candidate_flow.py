@@ -6,13 +6,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from grader import services as grader_services
-from grader.models import Purpose, Submission
-from grader.states import Status, Verdict
-from interview_platform.accounts import verification
-from interview_platform.leaderboards.models import LeaderboardEntry
-from interview_platform.teams import reports, services
-from interview_platform.teams.models import Answer, CandidateSession, Membership, Role
+from accounts import verification
+from leaderboards.models import LeaderboardEntry
+from submissions import services as submission_services
+from submissions.models import Purpose, Submission
+from submissions.states import Status, Verdict
+from teams import reports, services
+from teams.models import Answer, CandidateSession, Membership, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -148,7 +148,7 @@ def test_assessment_submissions_never_reach_leaderboards(candidate, session, ite
     submission = services.submit_code(session, items[2], "import numpy as np\ndef transform(v):\n    return np.square(v)\n")
     report = {"verdict": Verdict.ACCEPTED, "speedup": 12.0, "speedup_ci": [11.0, 13.0], "message": "Accepted",
               "peak_memory_bytes": 1000, "reference_peak_memory_bytes": 4000, "hardware": "cpu"}
-    graded = grader_services.finish(submission, report)  # sends submission_graded, as a worker would
+    graded = submission_services.finish(submission, report)  # sends submission_graded, as a worker would
     assert graded.verdict == Verdict.ACCEPTED and graded.speedup == 12.0
     assert not LeaderboardEntry.objects.filter(user=candidate).exists()
 

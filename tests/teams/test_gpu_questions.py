@@ -5,9 +5,9 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.urls import reverse
 
-from grader import services as grader_services
-from interview_platform.teams.models import Assessment
-from interview_platform.teams.views import NO_GPU_WORKER_WARNING
+from submissions import services as submission_services
+from teams.models import Assessment
+from teams.views import NO_GPU_WORKER_WARNING
 
 pytestmark = pytest.mark.django_db
 
@@ -48,5 +48,5 @@ def test_no_warning_while_a_gpu_worker_is_online(client, hiring_manager, empty_d
     version = coding_question.current_exercise()
     version.spec = {**version.spec, "target": "gpu"}
     version.save()
-    grader_services.record_gpu_heartbeat({"gpu": "test"})
+    submission_services.record_gpu_heartbeat({"gpu": "test"})
     assert add(client, hiring_manager, empty_draft, coding_question) == [f"Added “{coding_question}” as question 1."]

@@ -6,8 +6,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from interview_platform.teams import services
-from interview_platform.teams.models import CandidateInvitation
+from teams import services
+from teams.models import CandidateInvitation
 
 pytestmark = pytest.mark.django_db
 

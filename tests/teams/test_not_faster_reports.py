@@ -4,9 +4,9 @@ starter earns nothing; candidates whose intervals overlap share their rank on a 
 import pytest
 from django.urls import reverse
 
-from grader import services as grader_services
-from grader.states import Speed, Verdict
-from interview_platform.teams import reports, services
+from submissions import services as submission_services
+from submissions.states import Speed, Verdict
+from teams import reports, services
 
 from .conftest import STARTER
 
@@ -18,7 +18,7 @@ MINE = "import numpy as np\n\ndef transform(values):\n    return np.square(value
 def grade(submission, speedup, ci):
     report = {"verdict": Verdict.ACCEPTED, "speedup": speedup, "speedup_ci": list(ci) if ci else None,
               "message": "Correct.", "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu"}
-    return grader_services.finish(submission, report)
+    return submission_services.finish(submission, report)
 
 
 def coding_result(session, coding):

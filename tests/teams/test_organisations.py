@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from interview_platform.teams import services
-from interview_platform.teams.models import Assessment, Membership, Role
+from teams import services
+from teams.models import Assessment, Membership, Role
 
 pytestmark = pytest.mark.django_db
 

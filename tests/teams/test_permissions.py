@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import get_resolver, reverse
 
-from grader import services as grader_services
-from interview_platform.teams import services
-from interview_platform.teams.models import Answer, MemberInvitation
+from submissions import services as submission_services
+from teams import services
+from teams.models import Answer, MemberInvitation
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,7 @@ def world(organisation, hiring_manager, reviewer, other_org_member, candidate, o
     Group.objects.get(name="Authors").user_set.add(staff_author)
     answer = Answer.objects.create(session=session, item=items[0], text="Geometric series")
     submission = services.submit_code(session, items[2], "def transform(x):\n    return x\n")
-    grader_services.finish(submission, TIMED_REPORT)
+    submission_services.finish(submission, TIMED_REPORT)
     member_tokens = []
     services.invite_member(organisation, "new@example.com", "reviewer", hiring_manager, lambda t: member_tokens.append(t) or t)
     candidate_tokens = []

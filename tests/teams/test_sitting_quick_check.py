@@ -4,11 +4,11 @@ small inputs, shows its result, and never counts as an answer or towards a score
 import pytest
 from django.urls import reverse
 
-from grader import services as grader_services
-from grader.models import Purpose, Submission, queue_for
-from grader.states import Verdict
-from interview_platform.teams import reports, services
-from interview_platform.teams.models import Assessment
+from submissions import services as submission_services
+from submissions.models import Purpose, Submission, queue_for
+from submissions.states import Verdict
+from teams import reports, services
+from teams.models import Assessment
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def coding_result(session, item):
 
 
 def finish(submission, verdict=Verdict.ACCEPTED, **report):
-    grader_services.finish(submission, {"verdict": verdict, "message": report.pop("message", "Correct."), **report})
+    submission_services.finish(submission, {"verdict": verdict, "message": report.pop("message", "Correct."), **report})
 
 
 def test_the_defaults_show_results_tracebacks_and_quick_check_but_not_hints_or_leaderboards():
@@ -45,7 +45,7 @@ def test_the_candidate_runs_a_quick_check_from_the_sitting(candidate_client, ses
     assert response.status_code == 302
     check = Submission.objects.get()
     assert check.purpose == Purpose.ASSESSMENT_CHECK and check.exercise == items[2].exercise_version
-    assert check.queue == "check" and grader_services.grading_mode(check.purpose) == "check"
+    assert check.queue == "check" and submission_services.grading_mode(check.purpose) == "check"
     assert session.session_submissions.get().submission == check
     finish(check, message="Correct on the small inputs.", mode="check")
     html = page(candidate_client, session)
@@ -163,12 +163,12 @@ def test_the_learners_own_pages_leave_the_sitting_out(candidate_client, session,
     finish(graded, message="Your answer was graded: 40x faster.", speedup=40.0)
     check = services.submit_code(session, items[2], CODE, quick_check=True)
     for submission in (graded, check):
-        for name in ("grader:detail", "grader:status", "grader:timings"):
+        for name in ("submissions:detail", "submissions:status", "submissions:timings"):
             assert candidate_client.get(reverse(name, args=[submission.pk])).status_code == 404, name
-        assert candidate_client.post(reverse("grader:edit_again", args=[submission.pk])).status_code == 404
-    listing = candidate_client.get(reverse("grader:list")).content.decode()
+        assert candidate_client.post(reverse("submissions:edit_again", args=[submission.pk])).status_code == 404
+    listing = candidate_client.get(reverse("submissions:list")).content.decode()
     assert "40x faster" not in listing and items[2].question.title not in listing
     assert "Quick check in an assessment" not in listing and ">Assessment<" not in listing
-    assert not list(grader_services.recent_submissions(graded.user, items[2].question))
+    assert not list(submission_services.recent_submissions(graded.user, items[2].question))
     client.force_login(staff_author)  # the same client, now staff
-    assert client.get(reverse("grader:detail", args=[check.pk])).status_code == 200  # staff still reach them
+    assert client.get(reverse("submissions:detail", args=[check.pk])).status_code == 200  # staff still reach them

@@ -6,10 +6,10 @@ import math
 import pytest
 from django.urls import reverse
 
-from grader import services as grader_services
-from grader.states import Verdict
-from interview_platform.teams import reports, services
-from interview_platform.teams.reports import speed_score
+from submissions import services as submission_services
+from submissions.states import Verdict
+from teams import reports, services
+from teams.reports import speed_score
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def test_speed_score_curve():
 # Not the starter (conftest.STARTER, `return values`): the starter unchanged never scores (issue 30).
 def accept(session, item, speedup, code="def transform(v):\n    return [x * x for x in v]\n"):
     submission = services.submit_code(session, item, code)
-    grader_services.finish(submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"})
+    submission_services.finish(submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"})
 
 
 def test_the_owner_sets_a_target_and_the_best_answer_counts(client, hiring_manager, session, items):

@@ -3,7 +3,7 @@ from datetime import timedelta
 
 import pytest
 
-from interview_platform.teams.templatetags.teams_tags import duration_minutes
+from teams.templatetags.teams_tags import duration_minutes
 
 
 @pytest.mark.parametrize("elapsed, shown", [

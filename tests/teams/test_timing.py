@@ -7,8 +7,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from interview_platform.celery import app as celery_app
-from interview_platform.teams import services, tasks
-from interview_platform.teams.models import CandidateSession, FinishReason
+from teams import services, tasks
+from teams.models import CandidateSession, FinishReason
 
 from .conftest import START
 

@@ -1,7 +1,0 @@
-from django.apps import AppConfig
-
-
-class MyDataConfig(AppConfig):
-    name = "interview_platform.mydata"
-    label = "mydata"
-    verbose_name = "Your data: export and account deletion"

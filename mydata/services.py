@@ -1,0 +1,148 @@
+"""A person's own data: everything they did, as JSON or CSV, and closing the account.
+
+Closing keeps what a hiring team holds from a sitting (the candidate session, its answers
+and assessment submissions belong to the team's assessment) and removes everything else:
+practice submissions leave the leaderboards, answers and drafts go, the account can no
+longer sign in and no longer carries a name or an e-mail address."""
+import csv
+import io
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from leaderboards.models import TopicScore, UserScore
+from questions.models import Attempt, Draft
+from submissions.models import Purpose, Submission
+from teams.models import Organisation, Role
+
+#: What a person exports and what closing removes: their own practice. Assessment
+#: submissions stay with the hiring team's report (and are not exported: the team's questions).
+OWN_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK)
+SUBMISSION_COLUMNS = (
+    "id", "exercise", "exercise_version", "purpose", "status", "verdict", "speedup", "speedup_ci_low",
+    "speedup_ci_high", "peak_memory_bytes", "reference_peak_memory_bytes", "hardware", "created_at", "finished_at", "code",
+)
+ANSWER_COLUMNS = ("id", "question", "answer_text", "numeric_input", "numeric_correct", "rubric_checked", "confidence", "score", "created_at")
+
+
+def own_submissions(user):
+    return Submission.objects.filter(user=user, purpose__in=OWN_PURPOSES).select_related("exercise__question").order_by("created_at", "id")
+
+
+def _submission_row(submission):
+    return {
+        "id": submission.pk,
+        "exercise": submission.exercise.question.slug,
+        "exercise_version": submission.exercise.number,
+        "purpose": submission.purpose,
+        "status": submission.status,
+        "verdict": submission.verdict,
+        "speedup": submission.speedup,
+        "speedup_ci_low": submission.speedup_ci_low,
+        "speedup_ci_high": submission.speedup_ci_high,
+        "peak_memory_bytes": submission.peak_memory_bytes,
+        "reference_peak_memory_bytes": submission.reference_peak_memory_bytes,
+        "hardware": submission.hardware,
+        "created_at": submission.created_at.isoformat(),
+        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        "code": submission.code,
+    }
+
+
+def _answer_row(attempt):
+    return {
+        "id": attempt.pk,
+        "question": attempt.question.slug,
+        "answer_text": attempt.answer_text,
+        "numeric_input": attempt.numeric_input,
+        "numeric_correct": attempt.numeric_correct,
+        "rubric_checked": attempt.rubric_checked,
+        "confidence": attempt.confidence,
+        "score": attempt.score,
+        "created_at": attempt.created_at.isoformat(),
+    }
+
+
+def answers(user):
+    return Attempt.objects.filter(user=user).select_related("question").order_by("created_at", "id")
+
+
+def export(user):
+    """Everything the person did, as one JSON-ready dict (submissions with their full reports)."""
+    profile = getattr(user, "profile", None)
+    return {
+        "exported_at": timezone.now().isoformat(),
+        "account": {
+            "username": user.username,
+            "email": user.email,
+            "date_joined": user.date_joined.isoformat(),
+            "display_name": profile.display_name if profile else "",
+            "show_on_leaderboards": profile.show_on_leaderboards if profile else False,
+        },
+        "answers": [_answer_row(attempt) for attempt in answers(user)],
+        "drafts": [
+            {"question": draft.question.slug, "text": draft.text, "updated_at": draft.updated_at.isoformat()}
+            for draft in Draft.objects.filter(user=user).select_related("question")
+        ],
+        "submissions": [{**_submission_row(s), "message": s.message, "report": s.report} for s in own_submissions(user)],
+    }
+
+
+def _csv(columns, rows):
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def submissions_csv(user):
+    """One row per submission (the report's headline figures; the full reports are in the JSON)."""
+    return _csv(SUBMISSION_COLUMNS, (_submission_row(s) for s in own_submissions(user)))
+
+
+def answers_csv(user):
+    return _csv(ANSWER_COLUMNS, (_answer_row(attempt) for attempt in answers(user)))
+
+
+def organisations_only_they_own(user):
+    """Hiring teams that would be left with no owner if this person left."""
+    owned = user.memberships.filter(role=Role.OWNER).values("organisation_id")
+    # Counted apart from the filter above: on one join the count would see only this person's row.
+    return (
+        Organisation.objects.filter(pk__in=owned)
+        .annotate(owners=Count("memberships", filter=Q(memberships__role=Role.OWNER)))
+        .filter(owners=1)
+        .order_by("name")
+    )
+
+
+@transaction.atomic
+def close_account(user):
+    """Remove the person's own data and identity; keep what hiring teams hold from sittings.
+
+    The User row stays, inactive and nameless, only because candidate sessions point at it.
+    Refused (ValidationError) while the person is the only owner of a hiring team."""
+    sole = list(organisations_only_they_own(user).values_list("name", flat=True))
+    if sole:
+        raise ValidationError(
+            f"You are the only owner of {', '.join(sole)}: make someone else an owner (or delete the team) first.",
+            code="sole_owner",
+        )
+    own_submissions(user).delete()  # their leaderboard entries go with them (CASCADE)
+    UserScore.objects.filter(user=user).delete()
+    TopicScore.objects.filter(user=user).delete()
+    Attempt.objects.filter(user=user).delete()
+    Draft.objects.filter(user=user).delete()
+    user.access_tokens.all().delete()
+    user.memberships.all().delete()
+    if hasattr(user, "profile"):
+        user.profile.delete()
+    user.username = f"deleted-{user.pk}"
+    user.email = ""
+    user.first_name = user.last_name = ""
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.set_unusable_password()
+    user.save()

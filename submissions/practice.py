@@ -1,0 +1,32 @@
+"""Submissions as practice: which count, and how the question pages count and list
+them (registered with questions.hooks in SubmissionsConfig.ready)."""
+from django.db.models import Count, Q
+
+from questions.models import Question
+
+from .models import SITTING_PURPOSES, Purpose, Submission
+
+#: Author validation runs are not practice.
+PRACTICE_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.ASSESSMENT)
+
+
+def users_annotation():
+    """Distinct users who submitted practice on any version of each question (a Question queryset)."""
+    return Count(
+        "exercise_versions__submissions__user",
+        filter=Q(exercise_versions__submissions__purpose__in=PRACTICE_PURPOSES),
+        distinct=True,
+    )
+
+
+def practised_question_ids(user):
+    return Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES).values_list("exercise__question_id", flat=True)
+
+
+def recent_practice(user, limit):
+    return (
+        Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES, exercise__question__in=Question.objects.public())
+        .exclude(purpose__in=SITTING_PURPOSES)  # shown on the sitting's pages, as its owner allows
+        .select_related("exercise__question")
+        .order_by("-created_at")[:limit]
+    )

@@ -1,0 +1,61 @@
+"""A GPU exercise says when no GPU worker is online (the heartbeat in the cache),
+before anyone submits, and submitting is refused until one is."""
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from submissions import services
+from submissions.models import Submission
+
+CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "gpu-availability"}}
+    cache.clear()
+
+
+@pytest.fixture
+def gpu_exercise(exercise_version):
+    exercise_version.spec = {**exercise_version.spec, "target": "gpu"}
+    exercise_version.save()
+    return exercise_version
+
+
+def buttons(html):
+    return [line for line in html.splitlines() if 'type="submit"' in line and 'data-action=' in line]
+
+
+def test_no_gpu_worker_warns_and_disables_submitting(candidate_client, gpu_exercise, monkeypatch):
+    monkeypatch.setattr(services, "enqueue", lambda submission: None)
+    html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
+    assert services.NO_GPU_WORKER_MESSAGE in html
+    assert len(buttons(html)) == 2 and all(" disabled" in line for line in buttons(html))
+
+    response = candidate_client.post(reverse("submissions:submit", args=[gpu_exercise.question.slug]), {"code": CODE, "purpose": "practice"})
+    assert response.status_code == 400 and services.NO_GPU_WORKER_MESSAGE in response.content.decode()
+    assert not Submission.objects.exists()
+
+
+def test_with_a_gpu_worker_online_it_is_an_ordinary_exercise(candidate_client, gpu_exercise):
+    services.record_gpu_heartbeat({"gpu": "test"})
+    html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
+    assert services.NO_GPU_WORKER_MESSAGE not in html
+    assert not any(" disabled" in line for line in buttons(html))
+
+
+def test_cpu_exercises_never_wait_for_a_gpu(candidate_client, exercise_version):
+    html = candidate_client.get(exercise_version.question.get_absolute_url()).content.decode()
+    assert services.NO_GPU_WORKER_MESSAGE not in html and not any(" disabled" in line for line in buttons(html))
+
+
+def test_a_gpu_exercise_says_how_the_gpu_is_measured(candidate_client, gpu_exercise):
+    html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
+    assert 'id="gpu-measurement"' in html
+    assert "memory pool is kept between timed calls" in html and "inputs' device copies" in html
+
+
+def test_a_cpu_exercise_does_not(candidate_client, exercise_version):
+    html = candidate_client.get(exercise_version.question.get_absolute_url()).content.decode()
+    assert 'id="coding-panel-title"' in html and 'id="gpu-measurement"' not in html
