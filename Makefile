@@ -57,9 +57,11 @@ test-judge: $(STAMP) sandbox-deps
 
 # ruff (pyproject.toml): findings older than the rules are listed there per file, so new code meets them.
 # lint-imports: the import contracts in pyproject.toml (which layer may import which; the judge without Django).
+# mypy: the judge's types (pyproject.toml).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 # Production: every image docker-compose.yml runs, built here without a registry (installs and
 # starts the Docker engine first where it may); then the whole stack, for real, from a fresh clone.

@@ -98,7 +98,10 @@ def parse_progress(secret: bytes, line: str):
         clean[name] = value if type(value) is int and value >= 0 else None
     for name in PROGRESS_SECONDS:
         value = progress.get(name)
-        clean[name] = float(value) if type(value) in (int, float) and 0 <= value < 1e6 else None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 1e6:
+            clean[name] = float(value)
+        else:
+            clean[name] = None
     return clean
 
 

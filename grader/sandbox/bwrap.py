@@ -189,8 +189,8 @@ class BwrapSandbox(Sandbox):
         if self.job_dir:
             shutil.rmtree(self.job_dir, ignore_errors=True)
             self.job_dir = None
-        for exc in errors:
-            logger.error("sandbox cleanup problem: %r", exc)
+        for error in errors:
+            logger.error("sandbox cleanup problem: %r", error)
 
     # -- job files -----------------------------------------------------------------
 

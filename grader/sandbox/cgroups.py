@@ -67,7 +67,7 @@ def own_cgroup_paths(proc_cgroup_text):
 class RunCgroup:
     """Interface shared by the v1 and v2 implementations."""
 
-    version = None
+    version: int | None = None
 
     def __init__(self):
         self.applied = set()  # subset of {"memory", "pids", "cpu"}
