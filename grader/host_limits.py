@@ -1,8 +1,8 @@
 """The grading host's measured limits: memory bandwidth and a one-core compute peak
-(grader/hostbench.py), measured once per worker start on the CPU the code under
-test gets, and kept with its hardware identity in a file on the host (STATE_DIR),
-which every worker there reads, so every report graded here can name the machine
-and its roofs. A GPU
+(grader/hostbench.py), measured at each worker start on the CPU the code under test
+gets, and kept with its hardware identity in a file on the host (STATE_DIR) as the
+best each figure has shown this week, which every worker there reads: every report
+graded here names the machine and holds the code to the same roofs. A GPU
 host's device is measured the same way, in the GPU sandbox, when its GPU worker
 starts (`target="gpu"`): device memory bandwidth and a float32 compute peak.
 
@@ -27,7 +27,8 @@ from .sandbox.cpuslots import claim_runner_cpu
 
 logger = logging.getLogger(__name__)
 
-#: Where this host's measurements are kept: one file per target, shared by the workers here.
+#: Where this host's measurements are kept: one file per target, shared by the workers here
+#: (compose gives them one TMPDIR).
 STATE_DIR = Path(tempfile.gettempdir())
 FILES = {"cpu": "hotpath-host-limits.json", "gpu": "hotpath-gpu-limits.json"}
 BENCH = Path(__file__).resolve().with_name("hostbench.py")
@@ -40,6 +41,10 @@ BENCH_LIMITS = {
 }
 #: Workers on one machine measure one at a time: two at once share its memory bus.
 LOCK_NAME = "hotpath-host-limits.lock"
+#: The figures of which a host keeps its best, and for how long a kept best stands (a week: long
+#: enough to have seen the host idle, short enough that a changed machine is re-learnt).
+BEST_OF_FIGURES = ("bandwidth_gbs", "copy_gbs", "triad_gbs", "fresh_pass_gbs", "compute_gflops")
+KEEP_BEST_FOR_S = 7 * 24 * 3600
 
 
 TRANSPARENT_HUGE_PAGES = Path("/sys/kernel/mm/transparent_hugepage/enabled")
@@ -114,7 +119,7 @@ def measure(target="cpu", backend=None):
 
 
 def _run_bench(target, limits, backend_class):
-    with _one_at_a_time(), claim_runner_cpu() as cpu, backend_class(limits=limits, target=target) as sandbox:
+    with claim_runner_cpu() as cpu, backend_class(limits=limits, target=target) as sandbox:
         sandbox.write_file("hostbench.py", BENCH.read_text(encoding="utf-8"))
         argument = "gpu" if target == "gpu" else "-" if cpu is None else str(cpu)
         return sandbox.run(["python3", "-I", f"{sandbox.JOB_MOUNT}/hostbench.py", argument])
@@ -128,23 +133,48 @@ def _one_at_a_time():
 
 
 def measure_and_store(target="cpu", backend=None):
-    limits = measure(target, backend)
-    path = STATE_DIR / FILES[target]
-    partial = path.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_text(json.dumps(limits), encoding="utf-8")
-    partial.replace(path)  # atomic: a reader sees the old measurement or the new one
+    """Measure once more and keep, per figure, the best this hardware has shown within
+    KEEP_BEST_FOR_S (a roof is what the machine can do: a run slowed by other work
+    reads low, never high, as STREAM reports its best). Every worker on the host reads
+    the kept figures, so all of them hold a report to the same roofs. One at a time
+    on a host: two benchmarks at once would share its memory bus."""
+    with _one_at_a_time():
+        limits = _with_best_of(measure(target, backend), stored(target))
+        path = STATE_DIR / FILES[target]
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps(limits), encoding="utf-8")
+        partial.replace(path)  # atomic: a reader sees the old measurement or the new one
     return limits
 
 
+def _with_best_of(new, kept):
+    """`new`, its figures raised to `kept`'s where `kept` is better and recent enough;
+    `runs` counts the measurements the figures are the best of."""
+    if kept is None or _age_s(kept) > KEEP_BEST_FOR_S:
+        return {**new, "runs": 1}
+    best = {key: max(new[key], kept[key]) for key in BEST_OF_FIGURES if key in new and key in kept}
+    return {**new, **best, "runs": kept.get("runs", 1) + 1, "first_measured_at": kept.get("first_measured_at", kept["measured_at"])}
+
+
+def _age_s(limits):
+    try:
+        measured_at = datetime.fromisoformat(limits["measured_at"])
+    except (KeyError, TypeError, ValueError):
+        return float("inf")
+    return (datetime.now(timezone.utc) - measured_at).total_seconds()
+
+
 def stored(target="cpu"):
-    """This host's last measurement for `target`, or None (none yet, unreadable, or
-    taken on other hardware: another host sharing the folder, a changed kernel)."""
+    """This host's kept limits for `target`, or None (none yet, unreadable, or taken on
+    other hardware: a changed kernel, another machine's folder). The host's name is not
+    compared: the workers of one machine share the folder from containers of their own
+    names (docker-compose.yml's TMPDIR)."""
     try:
         limits = json.loads((STATE_DIR / FILES[target]).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     identity = hardware_identity()
-    if any(limits.get(key) != identity[key] for key in ("host", "cpu_model", "logical_cpus", "kernel")):
+    if any(limits.get(key) != identity[key] for key in ("cpu_model", "logical_cpus", "kernel")):
         return None
     return limits
 
@@ -163,9 +193,9 @@ def current(target="cpu"):
 
 
 def measure_at_worker_start(target="cpu"):
-    """A fresh measurement each time a worker starts (the worker_ready hook for the
-    CPU, manage.py gpu_worker for the GPU); a failure is logged and never stops
-    the worker."""
+    """A measurement each time a worker starts (the worker_ready hook for the CPU,
+    manage.py gpu_worker for the GPU), folded into the host's best; a failure is
+    logged and never stops the worker."""
     try:
         limits = measure_and_store(target)
     except (MeasurementFailed, OSError, ValueError) as exc:
