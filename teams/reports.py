@@ -28,13 +28,13 @@ from functools import cached_property
 
 from questions.models import Kind
 from submissions import speed
-from submissions.models import Purpose
+from submissions.models import Purpose, Submission
 from submissions.same_code import by_program, middle_grading
 from submissions.states import Speed, Verdict
 
 from .models import Answer, SessionSubmission
 from .services import finalise_if_expired
-from .similarity import similarity_flags
+from .similarity import Source, item_flags
 
 
 @dataclass
@@ -282,16 +282,45 @@ def rank_speeds(reports):
 
 
 def assessment_similarity(assessment, reports):
-    """Flags pairs of candidates whose last code for the same question is near-identical."""
-    codes_by_item = {}
-    starters = {}
+    """Copy flags per coding question (teams.similarity): each candidate's last graded code
+    against the other candidates', the exercise's model solution, accepted public practice
+    answers to it, and the last code of the organisation's other sittings on it."""
+    candidates_by_item = {}
     for report in reports:
         for result in report.results:
             if result.kind == Kind.CODING and result.last_submission:
-                codes_by_item.setdefault(result.item, {})[report.session] = result.last_submission.code
-                if result.item.exercise_version:
-                    starters[result.item] = result.item.exercise_version.starter_code
-    return similarity_flags(codes_by_item, starters)
+                candidates_by_item.setdefault(result.item, {})[report.session] = result.last_submission.code
+    flags = []
+    for item, candidates in candidates_by_item.items():
+        version = item.exercise_version
+        flags += item_flags(
+            item, candidates, _similarity_sources(item, assessment),
+            starter=version.starter_code if version else "", solution=version.solution_code if version else "",
+            author_of=lambda session: session.candidate_id,
+        )
+    return sorted(flags, key=lambda flag: -flag.score)
+
+
+def _similarity_sources(item, assessment):
+    """What the item's answers are compared with beside each other (teams.similarity.Source)."""
+    sources = []
+    if item.exercise_version:
+        sources.append(Source("solution", "the exercise's model solution", item.exercise_version.solution_code))
+    practice = Submission.objects.filter(
+        exercise__question=item.question, purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED
+    ).order_by("created_at").only("pk", "code", "program", "user_id")
+    for answer in {(a.user_id, a.program): a for a in practice}.values():  # one per person and program
+        sources.append(Source("practice", f"public practice answer #{answer.pk}", answer.code, author=answer.user_id))
+    links = SessionSubmission.objects.filter(
+        item__question=item.question, session__assessment__organisation_id=assessment.organisation_id,
+        submission__purpose=Purpose.ASSESSMENT,
+    ).exclude(session__assessment=assessment).select_related("submission", "session__invitation", "session__assessment")
+    last = {link.session_id: link for link in links.order_by("submission__created_at", "submission__pk")}
+    for link in last.values():
+        session = link.session
+        label = f"{session.invitation.email} in “{session.assessment.title}”"
+        sources.append(Source("sitting", label, link.submission.code, session=session, author=session.candidate_id))
+    return sources
 
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")

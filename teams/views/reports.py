@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 from questions.models import Kind
 from submissions.timings import timings_response
 
-from .. import reports, services
+from .. import reports, services, similarity
 from ..access import scoped_object_or_404
 from ..forms import ReviewForm
 from ..models import Answer, CandidateSession, SessionSubmission
@@ -30,6 +30,8 @@ def report(request, org, pk):
         "items": assessment.items.select_related("question"),
         "reports": candidate_reports,
         "flags": reports.assessment_similarity(assessment, candidate_reports),
+        "flag_threshold": similarity.FLAG_THRESHOLD,
+        "flag_min_tokens": similarity.MIN_SHARED_TOKENS,
     }
     return render(request, "teams/report.html", context)
 

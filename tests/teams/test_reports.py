@@ -11,7 +11,8 @@ from django.utils.html import escape
 from submissions import services as submission_services
 from submissions.states import Verdict
 from teams import reports, services
-from teams.similarity import normalised_tokens, similarity, similarity_flags
+from teams.fingerprints import tokens
+from teams.similarity import item_flags
 
 pytestmark = pytest.mark.django_db
 
@@ -178,7 +179,12 @@ def test_review_rejects_points_outside_the_rubric(session, items, reviewer):
         services.review_answer(answer, [7], reviewer)
 
 
-def test_comparison_table_and_similarity_flags(client, hiring_manager, answered, invite, make_user, items, clock, organisation):
+def test_comparison_table_lists_every_candidate_and_flags_no_one_liners(
+    client, hiring_manager, answered, invite, make_user, items, clock, organisation
+):
+    """Two candidates' answers are the same short line under other names: alike, but an
+    answer this short is what anyone writes, so it is not listed as a copy (the copies
+    that are: tests/teams/test_similarity.py)."""
     copier = make_user("copier")
     original = make_user("original")
     # The candidate's last code is POWER; the copier's is the same with other names and comments.
@@ -190,13 +196,10 @@ def test_comparison_table_and_similarity_flags(client, hiring_manager, answered,
 
     client.force_login(hiring_manager)
     response = client.get(reverse("teams:report", args=[organisation.slug, answered.assessment.pk]))
-    flags = response.context["flags"]
-    assert len(flags) == 1
-    pair = {flags[0].first.invitation.email, flags[0].second.invitation.email}
-    assert pair == {"candidate@example.com", "copier@example.com"}
+    assert response.context["flags"] == []
     assert len(response.context["reports"]) == 3
     page = response.content.decode()
-    assert page.count('class="similarity-flag"') == 1
+    assert 'class="similarity-flag"' not in page and "No similar code found." in page
     assert "candidate@example.com" in page and "original@example.com" in page
 
 
@@ -228,31 +231,16 @@ def test_csv_cells_cannot_become_formulas(assessment):
 
 
 def test_renamed_variables_comments_and_docstrings_still_match():
-    assert normalised_tokens(FAST) == normalised_tokens(FAST_RENAMED)
-    assert similarity(FAST, FAST_RENAMED) == 1.0
-
-
-def test_reordered_names_keep_their_roles():
-    a = "def f(a, b):\n    return a - b\n"
-    b = "def f(x, y):\n    return y - x\n"  # arguments swapped: a different program
-    assert similarity(a, b) < 1.0
+    assert [t.text for t in tokens(FAST)] == [t.text for t in tokens(FAST_RENAMED)]
 
 
 def test_different_code_is_not_flagged():
-    assert similarity(FAST, DIFFERENT) < 0.9
-    assert similarity_flags({"q": {"a": FAST, "b": DIFFERENT}}) == []
-
-
-def test_flags_ignore_untouched_starter_code():
-    starter = "def transform(values):\n    return values\n"
-    codes = {"q": {"a": starter, "b": starter.replace("values", "v")}}
-    assert similarity_flags(codes, starters={"q": starter}) == []
-    assert len(similarity_flags(codes)) == 1
+    assert item_flags("q", {"a": FAST, "b": DIFFERENT}) == []
 
 
 def test_code_that_does_not_parse_is_still_compared():
     broken = "def transform(values:\n    return values * 2\n"
-    assert similarity(broken, broken.replace("values", "x")) == 1.0
+    assert [t.text for t in tokens(broken)] == [t.text for t in tokens(broken.replace("values", "x"))]
 
 
 def test_the_team_grades_an_accepted_answer_again_once_the_sitting_is_over(

@@ -1,0 +1,2 @@
+def rle_decode(values, counts):
+    return values.repeat(counts)
