@@ -15,14 +15,11 @@ from .work import BadFormula, evaluate
 
 #: At or above this fraction of a roof, the code is at the machine's limit.
 AT_THE_ROOF = 0.6
-#: Below this fraction of the memory roof, the time is that of more than 50 passes
-#: over the data the task needs: more than a chain of whole-array operations costs
-#: (each is one to three passes: read, write, and the OS clearing a new array),
-#: and less than a Python-level loop over elements costs. On the project's 2-core
-#: machines (a 31 GB/s roof, measured at a worker's start) python-loop-to-numpy's
-#: reference loop reads 0.13-0.18% of it at 6.4 M elements (550-800 passes' worth)
-#: and its NumPy model solution 12-24% on a quiet host, 6% beside a whole test run
-#: (4-16 passes), so the line has a wide margin on both sides.
+#: Below this fraction of the memory roof (a fraction, 0-1), the time is that of more
+#: than 50 passes over the data the task needs: more than a chain of whole-array
+#: operations costs (each is one to three passes: read, write, and the OS clearing a
+#: new array), and less than a Python-level loop over elements costs; the reading on
+#: real answers, far from the line on both sides, is in docs/benchmarks.md.
 INTERPRETED = 0.02
 #: At or above this fraction of the host's one-pass-into-a-new-array rate
 #: (hostbench's fresh_pass_gbs), a memory-bound answer is as fast as one pass

@@ -20,9 +20,9 @@ logger = logging.getLogger(__name__)
 #:   warm heap while the reference pays fresh mmaps and page faults: a speedup it did not
 #:   earn. A set threshold stays put (tests/hostile: timing_precompute_at_import).
 #: NumPy keeps its defaults, transparent huge pages on large arrays included: turning them
-#: off (harness 1.6 and earlier) steadied memory-bound times a little but halved the
-#: vectorised answers' speed against what a learner measures at home or production code
-#: gets (docs/benchmarks.md, "The headline against a plain measurement"). Repeatability
+#: off steadied memory-bound times a little but halved the vectorised answers' speed
+#: against what a learner measures at home or production code gets (docs/benchmarks.md,
+#: "The headline against a plain measurement"). Repeatability
 #: comes from the stopping rule's extra pairs where a host is unsteady instead, and every
 #: report names the host's huge pages modes (host_limits.hardware_identity): the one for
 #: ordinary memory, and the one for shared memory, which the inputs and answers cross the
@@ -31,11 +31,10 @@ logger = logging.getLogger(__name__)
 SANDBOX_MEMORY_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
 
 
-#: CPU the sandbox gets on top of Limits.cpus, for the trusted supervisor's own
-#: bookkeeping (memory sampling during calls, inputs, comparisons). Without it a busy
-#: runner and the supervisor together overran the quota in most CFS periods and the
-#: throttling stalls landed inside timed calls (2-core VM: 155 of 165 periods
-#: throttled, about 1 s of stalls per python-loop-to-numpy grading). Code under test
+#: CPUs (a fraction of one) the sandbox gets on top of Limits.cpus, for the trusted
+#: supervisor's own bookkeeping (memory sampling during calls, inputs, comparisons).
+#: Without it a busy runner and the supervisor together overrun the quota and CFS
+#: throttling stalls land inside timed calls. Code under test
 #: still gets one CPU: the harness pins both runners to a single CPU of the sandbox
 #: and keeps its own threads off it (grader/harness/supervisor.py, _pin_cpus).
 SUPERVISOR_CPU_SHARE = 0.5
