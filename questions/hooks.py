@@ -17,6 +17,9 @@ class CodingPractice:
     question_ids: Callable
     #: (user, limit) -> the user's latest practice submissions, newest first.
     recent: Callable
+    #: (user) -> ids of the questions the user has an accepted practice submission for
+    #: (never one made in an assessment sitting): what earns the editorial.
+    accepted_question_ids: Callable
 
 
 _coding_practice = None

@@ -59,6 +59,7 @@ def detail(request, slug):
     }
     if question.kind == Kind.CODING:
         context["exercise"] = question.exercise
+        context["editorial"] = services.editorial_for(user, question)
         if _coding_panel_exists():
             context["coding_panel_template"] = CODING_PANEL_TEMPLATE
     return render(request, "questions/detail.html", context)

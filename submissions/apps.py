@@ -25,6 +25,7 @@ class SubmissionsConfig(AppConfig):
                 users_annotation=practice.users_annotation,
                 question_ids=practice.practised_question_ids,
                 recent=practice.recent_practice,
+                accepted_question_ids=practice.accepted_question_ids,
             )
         )
 

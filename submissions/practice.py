@@ -5,6 +5,7 @@ from django.db.models import Count, Q
 from questions.models import Question
 
 from .models import SITTING_PURPOSES, Purpose, Submission
+from .states import Verdict
 
 #: Author validation runs are not practice.
 PRACTICE_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.ASSESSMENT)
@@ -21,6 +22,14 @@ def users_annotation():
 
 def practised_question_ids(user):
     return Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES).values_list("exercise__question_id", flat=True)
+
+
+def accepted_question_ids(user):
+    """Questions the user solved in practice: an accepted full grading made outside any
+    assessment sitting. A quick check (small inputs, correctness only) does not count."""
+    return Submission.objects.filter(user=user, purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED).values_list(
+        "exercise__question_id", flat=True
+    )
 
 
 def recent_practice(user, limit):
