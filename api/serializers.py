@@ -79,6 +79,11 @@ class ExerciseSerializer(QuestionSerializer):
     entry_point = serializers.CharField(source="current.entry_point", help_text="The function to define.")
 
 
+class EditorialSerializer(serializers.Serializer):
+    sample_answer = serializers.CharField(help_text="Markdown: a strong answer and the reasoning behind it.")
+    solution_code = serializers.CharField(help_text="The model solution's Python.")
+
+
 class ExerciseDetailSerializer(ExerciseSerializer):
     prompt = serializers.CharField(help_text="Markdown: the task and its contract.")
     hints = serializers.CharField(help_text="Markdown; may be empty.")

@@ -18,6 +18,7 @@ v1 = [
     path("v1/questions/<slug:slug>/", views.QuestionDetail.as_view(), name="question"),
     path("v1/exercises/", views.ExerciseList.as_view(), name="exercises"),
     path("v1/exercises/<slug:slug>/", views.ExerciseDetail.as_view(), name="exercise"),
+    path("v1/exercises/<slug:slug>/editorial/", views.ExerciseEditorial.as_view(), name="exercise_editorial"),
     path("v1/submissions/", views.SubmissionList.as_view(), name="submissions"),
     path("v1/submissions/<int:pk>/", views.SubmissionDetail.as_view(), name="submission"),
     path("v1/submissions/<int:pk>/timings/", views.SubmissionTimings.as_view(), name="timings"),

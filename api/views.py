@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 
 from leaderboards import services as boards
 from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
+from questions import services as question_services
 from questions.models import Kind, Question
 from submissions import services as submission_services
 from submissions.models import Submission
@@ -117,6 +118,27 @@ class ExerciseDetail(APIView):
     @extend_schema(responses={200: s.ExerciseDetailSerializer, **_errors(404)})
     def get(self, request, slug):
         return Response(s.ExerciseDetailSerializer(live_exercise(slug), context={"request": request}).data)
+
+
+class ExerciseEditorial(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="exercises_editorial",
+        description="The sample answer and model solution, once the caller has an accepted practice submission for it.",
+        responses={200: s.EditorialSerializer, **_errors(401, 403, 404)},
+    )
+    def get(self, request, slug):
+        question = live_exercise(slug)
+        question.exercise = question.current
+        editorial = question_services.editorial_for(request.user, question)
+        if editorial is None:
+            raise ApiError(
+                status.HTTP_403_FORBIDDEN,
+                "editorial_not_earned",
+                f"The editorial of {slug!r} opens once your own practice submission for it is accepted.",
+            )
+        return Response(s.EditorialSerializer(editorial).data)
 
 
 def own_submissions(user):

@@ -1,4 +1,4 @@
-"""hotpath: login, list, pull, check, submit, again, show, leaderboard. See `hotpath --help`.
+"""hotpath: login, list, pull, check, submit, again, show, leaderboard, editorial. See `hotpath --help`.
 
 Exit status: 0 done (and, for check/submit --wait, accepted); 1 graded but not accepted;
 2 anything the user can fix (a message says what); 130 interrupted."""
@@ -166,6 +166,16 @@ def cmd_leaderboard(args):
     return 0
 
 
+def cmd_editorial(args):
+    """The exercise's sample answer and model solution; the server refuses (exit 2, its
+    message says why) until the user's own practice submission is accepted."""
+    editorial = api_from_config().get(f"exercises/{args.slug}/editorial/")
+    say(editorial["sample_answer"])
+    say("\n# Model solution\n")
+    say(editorial["solution_code"])
+    return 0
+
+
 def parser():
     top = argparse.ArgumentParser(prog="hotpath", description="Practise Hotpath exercises from your own editor and terminal.")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -217,6 +227,9 @@ def parser():
     board.add_argument("--hardware", help="cpu (default) or a GPU model")
     board.add_argument("--page", type=int, default=1)
     board.set_defaults(run=cmd_leaderboard)
+    editorial = commands.add_parser("editorial", help="an exercise's sample answer and model solution, once you solved it")
+    editorial.add_argument("slug")
+    editorial.set_defaults(run=cmd_editorial)
     return top
 
 

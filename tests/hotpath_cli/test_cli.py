@@ -167,6 +167,20 @@ def test_show_and_leaderboard(logged_in, candidate, exercise_version):
     assert_clean_failure(logged_in("show", "999999"), "no submission #999999")
 
 
+def test_editorial_only_after_own_acceptance(logged_in, candidate, exercise_version):
+    from submissions.models import Submission
+
+    assert_clean_failure(logged_in("editorial", "tiny-scale"), "opens once your own practice submission", "accepted")
+    question = exercise_version.question
+    question.sample_answer = "Multiply in one NumPy expression."
+    question.save()
+    Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted")
+    shown = logged_in("editorial", "tiny-scale")
+    assert shown.returncode == 0, shown.stderr
+    assert "Multiply in one NumPy expression." in shown.stdout and "Model solution" in shown.stdout
+    assert TINY_FILES["solution.py"].strip() in shown.stdout
+
+
 @pytest.mark.slow
 def test_submit_wait_grades_for_real(logged_in, exercise_version, tmp_path, request):
     """A real worker grades the tiny exercise: accepted exits 0 with the figures; a wrong answer exits 1."""
