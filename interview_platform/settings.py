@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "teams.middleware.PracticeGateMiddleware",  # a sitting's questions are not open in Practice meanwhile
     "interview_platform.not_found.NotFoundPageMiddleware",  # last (the user is known): our 404 page under DEBUG too
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
@@ -202,6 +203,10 @@ SANDBOX_GPU_IMAGE = env_str("SANDBOX_GPU_IMAGE", "hotpath-sandbox-gpu:latest")
 SUBMISSION_MAX_BYTES = env_int("SUBMISSION_MAX_BYTES", 64 * 1024, minimum=1024)
 SUBMISSION_MAX_QUEUED_PER_USER = env_int("SUBMISSION_MAX_QUEUED_PER_USER", 5, minimum=1)
 SUBMISSION_RATE = env_str("SUBMISSION_RATE", "20/m")
+# Assessments: a candidate with a sitting in progress cannot open its questions in Practice
+# (teams.middleware); the browser's integrity events, per sitting (django-ratelimit rate).
+TEAMS_BLOCK_PRACTICE_DURING_SITTING = env_bool("TEAMS_BLOCK_PRACTICE_DURING_SITTING", True)
+TEAMS_SIGNAL_RATE = env_str("TEAMS_SIGNAL_RATE", "60/m")
 # Account pages (django-ratelimit rates, e.g. "10/5m"): per client address, and per username or
 # e-mail asked for (accounts/ratelimits.py).
 LOGIN_RATE = env_str("LOGIN_RATE", "10/5m")

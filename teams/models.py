@@ -338,3 +338,39 @@ class SessionSubmission(models.Model):
     @property
     def organisation(self):
         return self.session.assessment.organisation
+
+
+class SignalKind(models.TextChoices):
+    """What the sitting's integrity record holds. The browser reports the first four
+    (teams.services.integrity.BROWSER_KINDS); the server records the fifth itself."""
+
+    PASTE = "paste", "Pasted text"
+    LEFT_PAGE = "left_page", "Left the page"
+    SNAPSHOT = "snapshot", "Code snapshot"
+    QUESTION_OPENED = "question_opened", "Opened the question elsewhere on the site"
+
+
+class SittingSignal(models.Model):
+    """One integrity signal of a sitting, at `at` (the server's time when it arrived;
+    the browser's offset is clamped into the sitting). `data` holds what the kind
+    needs: a paste's size in characters, a departure's duration in seconds, a
+    snapshot's whole code text, the page a question was opened on."""
+
+    session = models.ForeignKey(CandidateSession, on_delete=models.CASCADE, related_name="signals")
+    item = models.ForeignKey(AssessmentItem, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    kind = models.CharField(max_length=20, choices=SignalKind.choices)
+    at = models.DateTimeField()
+    data = models.JSONField(default=dict, blank=True)
+
+    organisation_path = "session__assessment__organisation"
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["session", "kind"])]
+
+    def __str__(self):
+        return f"{self.get_kind_display()} in {self.session_id} at {self.at:%H:%M:%S}"
+
+    @property
+    def organisation(self):
+        return self.session.organisation

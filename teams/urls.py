@@ -36,6 +36,7 @@ candidate_urls = [
     path("q/<int:number>/save/", views.save_answer, name="save_answer"),
     path("q/<int:number>/code/", views.submit_code, name="submit_code"),
     path("q/<int:number>/submissions.json", views.submission_status, name="submission_status"),
+    path("signals/", views.record_signals, name="record_signals"),
     path("finish/", views.finish, name="finish"),
     path("done/", views.done, name="done"),
 ]

@@ -16,7 +16,17 @@ from .assessments import (
     publish,
     remove_item,
 )
-from .candidate import candidate_start, done, finish, save_answer, submission_status, submit_code, take, take_question
+from .candidate import (
+    candidate_start,
+    done,
+    finish,
+    record_signals,
+    save_answer,
+    submission_status,
+    submit_code,
+    take,
+    take_question,
+)
 from .organisations import create_organisation, index, invite_member, join, organisation, remove_member
 from .reports import candidate_report, grade_again, report, report_csv, review_answer, submission_timings
 
@@ -42,6 +52,7 @@ __all__ = [
     "organisation",
     "publish",
     "remove_item",
+    "record_signals",
     "remove_member",
     "report",
     "report_csv",

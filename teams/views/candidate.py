@@ -1,6 +1,9 @@
 """The candidate's side of a sitting: the invitation link, the questions, saving answers,
 submitting code, finishing. Every page is gated by teams.access.candidate_session_or_404
 (the session's own candidate, while it is open)."""
+import json
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -12,6 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
+from django_ratelimit.core import is_ratelimited
 
 from questions.models import Kind
 from submissions.figures import times
@@ -22,7 +26,7 @@ from .. import services
 from ..access import candidate_session_or_404
 from ..forms import CodeForm
 from ..models import CandidateSession, FinishReason
-from ..services import SignInRequired, TeamsError
+from ..services import SessionClosed, SignInRequired, TeamsError, integrity
 
 
 def candidate_start(request, token):
@@ -60,7 +64,12 @@ def candidate_start(request, token):
     return render(
         request,
         "teams/candidate_start.html",
-        {"invitation": invitation, "assessment": invitation.assessment, "error": error},
+        {
+            "invitation": invitation,
+            "assessment": invitation.assessment,
+            "error": error,
+            "block_practice": settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING,
+        },
         status=410 if error and (invitation.is_used or invitation.is_expired) else 200,
     )
 
@@ -226,3 +235,34 @@ def done(request, session_pk):
     if not session.is_finished:
         return redirect("teams:take", session.pk)
     return render(request, "teams/done.html", {"session": session, "assessment": session.assessment})
+
+
+#: A batch of events: a few snapshots of the largest code a submission may hold, and change.
+MAX_SIGNAL_BODY_BYTES = 3 * settings.SUBMISSION_MAX_BYTES + 16 * 1024
+
+
+@login_required
+@require_POST
+def record_signals(request, session_pk):
+    """The candidate's browser reports pastes, leaving the page and code snapshots
+    (services.integrity): JSON {"events": [...]}, CSRF-checked, from the sitting's own
+    candidate while it is open. 400 for a malformed batch, 409 once the sitting is
+    over, 413 for a body too large, 429 past TEAMS_SIGNAL_RATE."""
+    session = candidate_session_or_404(request.user, session_pk)
+    if int(request.headers.get("Content-Length") or 0) > MAX_SIGNAL_BODY_BYTES:
+        return JsonResponse({"error": f"At most {MAX_SIGNAL_BODY_BYTES:,} bytes a request."}, status=413)
+    if is_ratelimited(request, group="teams.signals", key=lambda group, request: str(session.pk),
+                      rate=settings.TEAMS_SIGNAL_RATE, increment=True):
+        return JsonResponse({"error": "Too many event reports: wait a moment."}, status=429)
+    try:
+        payload = json.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        return JsonResponse({"error": "The body is not JSON."}, status=400)
+    events = payload.get("events") if isinstance(payload, dict) else None
+    try:
+        stored = integrity.record_browser_events(session, events)
+    except SessionClosed as closed:
+        return JsonResponse({"error": closed.message}, status=409)
+    except TeamsError as bad:
+        return JsonResponse({"error": bad.message}, status=400)
+    return JsonResponse({"stored": stored})

@@ -17,6 +17,7 @@ from .. import reports, services, similarity
 from ..access import scoped_object_or_404
 from ..forms import ReviewForm
 from ..models import Answer, CandidateSession, SessionSubmission
+from ..services import integrity
 from .gates import _assessment
 
 
@@ -74,6 +75,8 @@ def candidate_report(request, org, session_pk):
         "organisation": session.assessment.organisation,
         "report": candidate,
         "rows": rows,
+        "signals": integrity.timeline(session),
+        "playback": integrity.playback(session),
     }
     return render(request, "teams/candidate_report.html", context)
 
