@@ -8,6 +8,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from questions import services as question_services
+from questions import tracks
 
 from . import verification
 from .forms import PasswordResetForm, ProfileForm, SignUpForm
@@ -19,7 +20,8 @@ TOO_MANY = "Too many attempts from here. Wait a few minutes, then try again."
 
 def home(request):
     summary = question_services.bank_summary()
-    return render(request, "home.html", {"counts": summary.counts, "first_question": summary.first_question})
+    context = {"counts": summary.counts, "first_question": summary.first_question, "tracks": tracks.all_tracks(request.user)}
+    return render(request, "home.html", context)
 
 
 def _safe_next(request):

@@ -170,3 +170,24 @@ class BankRevision(models.Model):
     pages cached under the old version would be served for a day."""
 
     number = models.PositiveBigIntegerField(default=0)
+
+
+class Track(models.Model):
+    """A named learning path through the bank (questions/bank/tracks.yaml): its questions
+    in order, and the tracks worth finishing first. load_bank writes these rows."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=120)
+    description = models.TextField(blank=True)
+    position = models.PositiveIntegerField(help_text="Where it is listed, from the order in tracks.yaml.")
+    prerequisites = models.JSONField(default=list, blank=True, help_text="Slugs of the tracks to finish first.")
+    question_slugs = models.JSONField(default=list, help_text="The track's questions, in the order to practise them.")
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("questions:track", args=[self.slug])

@@ -7,7 +7,7 @@ from django.template.loader import select_template
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import services
+from . import services, tracks
 from .forms import ConceptAnswerForm, NumericAnswerForm, RubricForm
 from .models import Attempt, Kind, Question
 from .numeric import slip_words, to_question_unit, unit_slip
@@ -63,6 +63,13 @@ def detail(request, slug):
         if _coding_panel_exists():
             context["coding_panel_template"] = CODING_PANEL_TEMPLATE
     return render(request, "questions/detail.html", context)
+
+
+def track(request, slug):
+    progress = tracks.track_progress(slug, request.user)
+    if progress is None:
+        raise Http404("No such track.")
+    return render(request, "questions/track.html", {"progress": progress})
 
 
 def _record_answer(question, user, form):

@@ -9,7 +9,7 @@ from ..models import Kind
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 # Paths under /questions/ that are pages, not questions.
-RESERVED_SLUGS = frozenset({"progress", "preview"})
+RESERVED_SLUGS = frozenset({"progress", "preview", "tracks"})
 MODULE_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 RUBRIC_SIZE = (4, 8)
 

@@ -11,10 +11,11 @@ from django.utils import timezone
 from grader import validation
 
 from ..bank_version import record_bank_change
-from ..models import ExerciseVersion, Kind, Question
+from ..models import ExerciseVersion, Kind, Question, Track
 from .entries import BankEntry, BankError, BankLoadError
 from .formats import format_for_kind, read_bank
 from .schema import COMMON_KEYS, EXERCISE_FILES, OPTIONAL_EXERCISE_FILES, SECTIONS, default_bank_dir
+from .tracks import read_tracks
 
 
 @dataclass
@@ -118,13 +119,38 @@ def load_bank(root=None, *, validate=True, strict=False, progress=None):
         failed = _validate_new_versions(plans, progress)
         errors.extend(failed)
         plans = _without_failed(plans, failed)
+    kept_paths = {error.path for error in errors}
+    tracks, track_errors = read_tracks(root, _known_slugs(plans, kept_paths))
+    errors.extend(track_errors)
     if errors and (strict or not plans):
         raise BankLoadError(errors)
     progress.saving(len(plans))
     with transaction.atomic():
-        report = _apply(plans, kept_paths={error.path for error in errors})
+        report = _apply(plans, kept_paths=kept_paths)
+        if not track_errors:  # a bad tracks.yaml leaves the tracks as last loaded
+            _sync_tracks(tracks)
     report.problems = errors
     return report
+
+
+def _known_slugs(plans, kept_paths):
+    """The question slugs a track may name: this load's, and those of live questions whose
+    entry was left out this time (their last loaded version stays)."""
+    kept = Question.objects.live().filter(source_path__in=kept_paths).values_list("slug", flat=True)
+    return {plan.entry.slug for plan in plans} | set(kept)
+
+
+def _sync_tracks(tracks):
+    """Make the Track rows exactly `tracks`, in their order."""
+    Track.objects.exclude(slug__in=[track.slug for track in tracks]).delete()
+    for position, track in enumerate(tracks):
+        Track.objects.update_or_create(
+            slug=track.slug,
+            defaults={
+                "name": track.name, "description": track.description, "position": position,
+                "prerequisites": list(track.prerequisites), "question_slugs": list(track.questions),
+            },
+        )
 
 
 def _without_broken(entries, errors):
