@@ -79,6 +79,38 @@ class ExerciseSerializer(QuestionSerializer):
     entry_point = serializers.CharField(source="current.entry_point", help_text="The function to define.")
 
 
+class TrackItemSerializer(serializers.Serializer):
+    slug = serializers.CharField(source="question.slug")
+    title = serializers.CharField(source="question.title")
+    kind = serializers.CharField(source="question.kind")
+    difficulty = serializers.CharField(source="question.difficulty")
+    practised = serializers.BooleanField(help_text="The caller answered or submitted it (false without a login).")
+    solved = serializers.BooleanField(help_text="Accepted (coding), within tolerance (numeric), half the rubric (concept).")
+
+
+class TrackSerializer(serializers.Serializer):
+    """A learning path and the caller's progress along it."""
+
+    slug = serializers.CharField(source="track.slug")
+    name = serializers.CharField(source="track.name")
+    description = serializers.CharField(source="track.description", help_text="Markdown; may be empty.")
+    prerequisites = serializers.ListField(child=serializers.CharField(), source="track.prerequisites", help_text="Track slugs.")
+    questions = serializers.SerializerMethodField()
+    solved = serializers.IntegerField(source="solved_count")
+    practised = serializers.IntegerField(source="practised_count")
+    next = serializers.SerializerMethodField(help_text="The first question not yet solved; null when the track is done.")
+
+    def get_questions(self, progress) -> int:
+        return len(progress.items)
+
+    def get_next(self, progress) -> str | None:
+        return progress.next_item.question.slug if progress.next_item else None
+
+
+class TrackDetailSerializer(TrackSerializer):
+    items = TrackItemSerializer(many=True)
+
+
 class EditorialSerializer(serializers.Serializer):
     sample_answer = serializers.CharField(help_text="Markdown: a strong answer and the reasoning behind it.")
     solution_code = serializers.CharField(help_text="The model solution's Python.")

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from leaderboards import services as boards
 from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
 from questions import services as question_services
+from questions import tracks
 from questions.models import Kind, Question
 from submissions import services as submission_services
 from submissions.models import Submission
@@ -118,6 +119,25 @@ class ExerciseDetail(APIView):
     @extend_schema(responses={200: s.ExerciseDetailSerializer, **_errors(404)})
     def get(self, request, slug):
         return Response(s.ExerciseDetailSerializer(live_exercise(slug), context={"request": request}).data)
+
+
+class TrackList(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="tracks_list", responses={200: s.TrackSerializer(many=True), **_errors(401)})
+    def get(self, request):
+        return Response(s.TrackSerializer(tracks.all_tracks(request.user), many=True).data)
+
+
+class TrackDetail(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.TrackDetailSerializer, **_errors(401, 404)})
+    def get(self, request, slug):
+        progress = tracks.track_progress(slug, request.user)
+        if progress is None:
+            raise NotFound(f"There is no track called {slug!r}.")
+        return Response(s.TrackDetailSerializer(progress).data)
 
 
 class ExerciseEditorial(APIView):

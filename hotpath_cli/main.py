@@ -61,6 +61,8 @@ def cmd_login(args):
 
 
 def cmd_list(args):
+    if args.track:
+        return list_track(api_from_config(), args.track)
     path = "exercises/" if args.kind == "coding" else "questions/"
     rows = api_from_config().all_pages(path, topic=args.topic, kind=None if args.kind == "coding" else args.kind, difficulty=args.difficulty)
     if not rows:
@@ -68,6 +70,29 @@ def cmd_list(args):
         return 0
     say(format_table(["slug", "kind", "difficulty", "topic"], [[r["slug"], r["kind"], r["difficulty"], r["topic"]] for r in rows]))
     return 0
+
+
+def list_track(api, name):
+    """A track's questions in order with the user's progress, then the next one to do.
+    `name` is the track's slug or its name ("GPU kernels" -> gpu-kernels)."""
+    slug = "-".join(name.lower().split())
+    track = api.get(f"tracks/{slug}/")
+    say(f"{track['name']}: {track['solved']} of {track['questions']} solved, {track['practised']} practised.")
+    if track["prerequisites"]:
+        say(f"Best after: {', '.join(track['prerequisites'])}.")
+    rows = [
+        [str(position), item["slug"], item["kind"], item["difficulty"], _item_status(item)]
+        for position, item in enumerate(track["items"], start=1)
+    ]
+    say(format_table(["#", "slug", "kind", "difficulty", "status"], rows))
+    say(f"Next: {track['next']}" if track["next"] else "Track complete.")
+    return 0
+
+
+def _item_status(item):
+    if item["solved"]:
+        return "solved"
+    return "practised" if item["practised"] else "-"
 
 
 def cmd_pull(args):
@@ -188,6 +213,7 @@ def parser():
     listing.add_argument("--topic", help="a topic's name or slug")
     listing.add_argument("--kind", choices=["concept", "numeric", "coding"])
     listing.add_argument("--difficulty", choices=["easy", "medium", "hard"])
+    listing.add_argument("--track", help="a track's slug or name: its questions in order, with your progress")
     listing.set_defaults(run=cmd_list)
 
     pull = commands.add_parser("pull", help="write an exercise's starter and contract into a folder")

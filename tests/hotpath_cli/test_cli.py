@@ -167,6 +167,20 @@ def test_show_and_leaderboard(logged_in, candidate, exercise_version):
     assert_clean_failure(logged_in("show", "999999"), "no submission #999999")
 
 
+def test_list_track_shows_progress_and_next(logged_in, candidate, exercise_version):
+    from questions.models import Track
+    from submissions.models import Submission
+
+    Track.objects.create(slug="numpy-basics", name="NumPy basics", position=0, question_slugs=["tiny-scale"])
+    listing = logged_in("list", "--track", "NumPy basics")
+    assert listing.returncode == 0, listing.stderr
+    assert "NumPy basics: 0 of 1 solved" in listing.stdout and "Next: tiny-scale" in listing.stdout
+    Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted")
+    listing = logged_in("list", "--track", "numpy-basics")
+    assert "1 of 1 solved" in listing.stdout and "solved" in listing.stdout and "Track complete." in listing.stdout
+    assert_clean_failure(logged_in("list", "--track", "no-such-track"), "no track called 'no-such-track'")
+
+
 def test_editorial_only_after_own_acceptance(logged_in, candidate, exercise_version):
     from submissions.models import Submission
 
