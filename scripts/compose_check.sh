@@ -78,7 +78,9 @@ curl -fsS "http://127.0.0.1:$WEB_PORT/healthz" -H 'Host: not-an-allowed-host.exa
   || { echo "/healthz depends on the Host header" >&2; exit 1; }
 curl -fsS "http://127.0.0.1:$WEB_PORT/healthz/ready" | grep -q '"status": "ready"' \
   || { echo "/healthz/ready is not ready" >&2; exit 1; }
-curl -fsS "http://127.0.0.1:$WEB_PORT/metrics" -H "Authorization: Bearer $METRICS_TOKEN" | grep -q '^hotpath_queue_depth{queue="cpu"}' \
+# Read whole before grep: grep -q stops at its match, and under pipefail curl's broken pipe would fail the step.
+metrics=$(curl -fsS "http://127.0.0.1:$WEB_PORT/metrics" -H "Authorization: Bearer $METRICS_TOKEN")
+grep -q '^hotpath_queue_depth{queue="cpu"}' <<<"$metrics" \
   || { echo "/metrics does not export the queue depth" >&2; exit 1; }
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$WEB_PORT/metrics")" != 200 ] \
   || { echo "/metrics answers without the token" >&2; exit 1; }
