@@ -37,3 +37,19 @@ def coding_practice():
             "is 'submissions' in INSTALLED_APPS?"
         )
     return _coding_practice
+
+
+#: (user, question) -> True while the user sits an assessment that holds the question.
+#: teams registers it (TeamsConfig.ready); a site without teams has no sittings to guard.
+_in_sitting = None
+
+
+def register_sitting_check(check):
+    global _in_sitting
+    _in_sitting = check
+
+
+def in_sitting_with(user, question):
+    """Whether `user` is sitting an assessment that holds `question` right now: then the
+    exercise's editorial stays hidden, whatever the user earned in practice before."""
+    return _in_sitting is not None and _in_sitting(user, question)

@@ -442,8 +442,9 @@ class Editorial:
 
 def has_earned_editorial(user, question):
     """Whether `user` has an accepted practice submission for this coding exercise (any
-    version). Assessment sittings never count, so a candidate cannot earn it mid-sitting."""
-    if not user.is_authenticated or question.kind != Kind.CODING:
+    version). Assessment sittings never count, so a candidate cannot earn it mid-sitting, and
+    while the user sits an assessment that holds the exercise it stays hidden."""
+    if not user.is_authenticated or question.kind != Kind.CODING or hooks.in_sitting_with(user, question):
         return False
     return question.pk in set(hooks.coding_practice().accepted_question_ids(user))
 
