@@ -15,7 +15,7 @@ from ..models import ExerciseVersion, Kind, Question, Track
 from .entries import BankEntry, BankError, BankLoadError
 from .formats import format_for_kind, read_bank
 from .schema import COMMON_KEYS, EXERCISE_FILES, OPTIONAL_EXERCISE_FILES, SECTIONS, default_bank_dir
-from .tracks import read_tracks
+from .tracks import read_tracks, write_tracks
 
 
 @dataclass
@@ -252,4 +252,5 @@ def dump_bank(root):
         entry = entry_from_question(question)
         format_for_kind(question.kind).write(root, entry.path, entry.fields, entry.spec, entry.files)
         count += 1
+    write_tracks(root, Track.objects.all())
     return count

@@ -88,3 +88,18 @@ def _track_problems(item, known_slugs, earlier_tracks):
         repeated = sorted({name for name in questions if questions.count(name) > 1})
         problems += [f"question {name!r} is listed twice" for name in repeated]
     return problems
+
+
+def write_tracks(root, tracks):
+    """Write `tracks` (Track rows, in order) to `root`/tracks.yaml in the form read_tracks
+    reads; nothing when there are none, as a bank without tracks has no file."""
+    rows = [
+        {
+            "slug": track.slug, "name": track.name, "description": track.description,
+            "prerequisites": list(track.prerequisites), "questions": list(track.question_slugs),
+        }
+        for track in tracks
+    ]
+    if rows:
+        text = yaml.safe_dump(rows, sort_keys=False, allow_unicode=True, width=1000)
+        (Path(root) / TRACKS_FILE).write_text(text, encoding="utf-8")

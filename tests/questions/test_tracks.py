@@ -132,3 +132,13 @@ def test_load_bank_command_names_the_bad_track(small_bank, db):
     with pytest.raises(CommandError):
         call_command("load_bank", path=str(small_bank.root), skip_validation=True, strict=True, stderr=stderr)
     assert "tracks.yaml: track a: unknown question slug 'ghost'" in stderr.getvalue()
+
+
+def test_dump_bank_writes_the_tracks_back(tracked_bank, load, tmp_path):
+    call_command("dump_bank", str(tmp_path / "out"))
+    Track.objects.all().delete()
+    load(tmp_path / "out")
+    assert [(t.slug, t.prerequisites, t.question_slugs) for t in Track.objects.all()] == [
+        ("basics", [], ["amortised-doubling", "gib-in-bytes"]),
+        ("code", ["basics"], ["square-values"]),
+    ]
