@@ -27,7 +27,7 @@ class PracticeGateMiddleware:
         if session is None:
             return None
         integrity.record_question_opened(session, item, request.path)
-        if not settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING:
-            return None
+        if not settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING or not item.question.is_public:
+            return None  # a private question's page answers 404 to everyone: the gate must not tell it exists
         context = {"session": session, "assessment": session.assessment, "number": item.number}
         return render(request, "teams/practice_blocked.html", context, status=403)

@@ -73,3 +73,60 @@ def test_the_candidate_report_fits_a_phone(page, client, reviewer, organisation,
     assert page.locator(".grader-message").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not page.errors, page.errors
+
+
+def test_a_paste_and_a_tab_switch_reach_the_reports_timeline_and_playback(page, client, reviewer, organisation, invite,
+                                                                         live_server, clock):
+    from playwright.sync_api import expect
+
+    _, token = invite("pasting.candidate@example.com")
+    page.goto(f"/teams/invitation/{token}/")
+    expect(page.locator(".recorded")).to_contain_text("no screen capture")
+    page.get_by_role("button", name="Start the assessment").click()
+    session = CandidateSession.objects.get()
+    page.goto(f"/teams/sessions/{session.pk}/q/3/")
+    editor = page.locator(".cm-content")
+    expect(editor).to_be_visible()
+    copied = "import numpy as np\n\ndef transform(values):\n    return np.square(values)\n"
+    editor.click()
+    page.keyboard.press("Control+A")
+    # A paste as the browser delivers it: a paste event carrying the clipboard's text.
+    editor.evaluate(
+        "(el, text) => { const data = new DataTransfer(); data.setData('text/plain', text);"
+        " el.dispatchEvent(new ClipboardEvent('paste', {clipboardData: data, bubbles: true, cancelable: true})); }",
+        copied,
+    )
+    expect(editor).to_contain_text("np.square(values)")
+
+    # Headless Chromium keeps every tab visible and focused, whichever is in front: the
+    # switch is played as the browser reports one, the page hidden and then shown again.
+    hide = "hidden => { Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});" \
+           " Object.defineProperty(document, 'visibilityState', {value: hidden ? 'hidden' : 'visible', configurable: true});" \
+           " document.dispatchEvent(new Event('visibilitychange')); }"
+    clock.advance(minutes=2)  # the test's clock stands still: without this, no departure fits in the sitting
+    page.evaluate(hide, True)
+    page.wait_for_timeout(1500)
+    page.evaluate(hide, False)
+
+    signals = session.signals
+    for _ in range(100):
+        if signals.filter(kind="left_page").exists() and signals.filter(kind="snapshot", data__paste=True).exists():
+            break
+        page.wait_for_timeout(100)
+    assert signals.get(kind="paste").data == {"chars": len(copied)}
+
+    client.force_login(reviewer)
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page.goto(f"/teams/org/{organisation.slug}/candidates/{session.pk}/")
+    timeline = page.locator(".signal-timeline")
+    expect(timeline.locator(".signal-paste")).to_contain_text(f"{len(copied)} characters")
+    expect(timeline.locator(".signal-left_page")).to_contain_text("away")
+    slider = page.locator(".playback-slider")
+    code = page.locator(".playback-code")
+    expect(code).to_contain_text("np.square(values)")
+    slider.fill("0")
+    expect(code).to_have_text("def transform(values):\n    return values\n")  # the starter, where the playback starts
+    page.get_by_role("button", name=re.compile(r"^Paste at")).click()
+    expect(code).to_contain_text("np.square(values)")
+    expect(page.locator(".playback-position")).to_contain_text("after a paste")
+    assert not page.errors, page.errors
