@@ -58,6 +58,8 @@ MATRIX = {
     "save_answer": ("post", lambda w: [w["session"], 1], CANDIDATE),
     "submit_code": ("post", lambda w: [w["session"], 3], CANDIDATE),
     "submission_status": ("get", lambda w: [w["session"], 3], CANDIDATE),
+    # The body is empty, so the sitting's candidate is told it is not JSON, never stores anything.
+    "record_signals": ("post", lambda w: [w["session"]], {**CANDIDATE, "candidate": 400}),
     "finish": ("post", lambda w: [w["session"]], CANDIDATE),
     "done": ("get", lambda w: [w["session"]], CANDIDATE),
     "authoring:index": ("get", lambda w: [], AUTHOR),
