@@ -142,3 +142,9 @@ def test_dump_bank_writes_the_tracks_back(tracked_bank, load, tmp_path):
         ("basics", [], ["amortised-doubling", "gib-in-bytes"]),
         ("code", ["basics"], ["square-values"]),
     ]
+
+
+def test_anonymous_track_page_asks_to_sign_in(tracked_bank, client):
+    html = client.get(reverse("questions:track", args=["basics"])).content.decode()
+    assert "Sign in</a> to keep your progress" in html and "You solved" not in html
+    assert html.index("amortised-doubling") < html.index("gib-in-bytes")
