@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from questions.models import Visibility
 from teams import services
 from teams.models import FinishReason, SignalKind, SittingSignal
 from teams.services import integrity
@@ -174,3 +175,18 @@ def test_the_start_page_says_what_is_recorded(client, invite):
 def test_signals_belong_to_the_organisation(session):
     signal = SittingSignal.objects.create(session=session, kind=SignalKind.LEFT_PAGE, at=session.started_at, data={})
     assert signal.organisation == session.assessment.organisation
+
+
+def test_the_endpoint_refuses_a_body_too_large(candidate_client, session, settings):
+    code = "x" * settings.SUBMISSION_MAX_BYTES
+    events = [{"kind": "snapshot", "question": 3, "code": code}] * 4
+    response = post_events(candidate_client, session, events)
+    assert response.status_code == 413
+    assert not session.signals.exists()
+
+
+def test_a_private_question_keeps_its_404_but_is_recorded(candidate_client, session, numeric_question):
+    numeric_question.visibility = Visibility.ASSESSMENT
+    numeric_question.save()
+    assert candidate_client.get(reverse("questions:detail", args=[numeric_question.slug])).status_code == 404
+    assert session.signals.filter(kind=SignalKind.QUESTION_OPENED).count() == 1
