@@ -26,6 +26,7 @@ os.urandom for every pair, so no answer can be cached by content, identity or
 address. The submission's runner is stopped whenever it is not in its own
 call (see sides.py).
 """
+import math
 import os
 import random
 import shutil
@@ -102,6 +103,9 @@ PROFILE_MARGIN_S = 0.5
 PROFILE_MAX_S = 2.0
 #: At most one progress note a second within a phase.
 PROGRESS_INTERVAL_NS = NS
+#: How far a new estimate of the time left may rise above what the previous one
+#: still had left (a fraction of it, plus a second).
+ETA_RISE_LIMIT = 0.25
 #: How long a CPU reference call (or echo) may spend off its CPU, neither running
 #: nor waiting for it, before its time is dropped as disturbed: seconds, plus a
 #: fraction of the call (the harness's message latency is tens of microseconds;
@@ -168,23 +172,43 @@ def grade(job_dir, files, started_ns, emit_progress=None):
 
 class ProgressNotes:
     """Where the grading is, for the page's progress bar: every change of phase,
-    and within a phase at most one note a second (never one per timed call)."""
+    and within a phase at most one note a second (never one per timed call).
+    An estimate of the time left may fall as fast as the data says, but rises at
+    most ETA_RISE_LIMIT above what the previous estimate still had left, so one
+    slow pair does not make the page jump back by a minute."""
 
     def __init__(self, emit, started_ns):
         self.emit = emit
         self.started_ns = started_ns
         self.phase = None
         self.last_ns = 0
+        self.last_eta = None  # (seconds, when it was given)
+
+    def due(self, phase):
+        """Whether a note for `phase` would be sent now: callers skip the work of an estimate otherwise."""
+        return self.emit is not None and (phase != self.phase or time.perf_counter_ns() - self.last_ns >= PROGRESS_INTERVAL_NS)
 
     def note(self, phase, eta_s=None, size_index=None, sizes=None, pair=None, pairs=None):
-        now = time.perf_counter_ns()
-        if self.emit is None or (phase == self.phase and now - self.last_ns < PROGRESS_INTERVAL_NS):
+        if not self.due(phase):
             return
+        now = time.perf_counter_ns()
         self.phase, self.last_ns = phase, now
+        eta_s = self._steadied(eta_s, now)
         self.emit({
             "phase": phase, "size_index": size_index, "sizes": sizes, "pair": pair, "pairs": pairs,
-            "elapsed_s": round((now - self.started_ns) / NS, 2), "eta_s": None if eta_s is None else round(max(eta_s, 0.0), 1),
+            "elapsed_s": round((now - self.started_ns) / NS, 2), "eta_s": None if eta_s is None else round(eta_s, 1),
         })
+
+    def _steadied(self, eta_s, now):
+        if eta_s is None:
+            return None
+        eta_s = max(eta_s, 0.0)
+        if self.last_eta is not None:
+            previous_s, given_ns = self.last_eta
+            still_left_s = max(previous_s - (now - given_ns) / NS, 0.0)
+            eta_s = min(eta_s, still_left_s * (1 + ETA_RISE_LIMIT) + 1.0)
+        self.last_eta = (eta_s, now)
+        return eta_s
 
 
 class Grading:
@@ -315,8 +339,9 @@ class Grading:
                 if not self._room_for_another_pair(record, sizes[position + 1:]):
                     record.stopped = per_size.STOPPED_BUDGET
                     break
-                self.progress.note("timing", self._time_left_s(record, pair, sizes[position + 1:]),
-                                   size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
+                if self.progress.due("timing"):
+                    self.progress.note("timing", self._time_left_s(record, half_width, sizes[position + 1:]),
+                                       size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
                 started_ns = time.perf_counter_ns()
                 order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
                 timed = self._timed_pair(size, label, record, order)
@@ -376,15 +401,35 @@ class Grading:
         self.report["profile"] = _profile_entry("done", "", size=size, seconds=outcome.seconds, functions=outcome.profile,
                                                 lines=outcome.profile_lines, traced_s=outcome.profile_traced_s)
 
-    def _time_left_s(self, record, done_pairs, later_sizes):
-        """An estimate of the timing still to do: this size's remaining pairs and
-        every later size's warm-up and pairs, their cost assumed to grow in
-        proportion to size; never beyond the budget. None before any pair."""
-        if not record.pair_ns:
+    def _time_left_s(self, record, half_width, later_sizes):
+        """An estimate of the grading still to do, from what this size's pairs have
+        shown: the pairs the stopping rule will likely still want here, each later
+        size's warm-up and likely pairs (their cost assumed to grow in proportion
+        to size), and the profiled call; never beyond the budget. A 95% interval
+        narrows as one over the square root of the pairs, so a size likely stops
+        where this size's interval so far, narrowed that way, meets its half
+        width. None until this size has an interval (three pairs)."""
+        times = record.times
+        interval = stats.speedup_interval(times["reference"], times["submission"], record.overhead())
+        point = stats.speedup(times["reference"], times["submission"], record.overhead())
+        if interval is None or not point > 0:
             return None
+        done = len(record.pair_ns)
+        relative_half_width = (interval[1] - interval[0]) / (2.0 * point)
+
+        def pairs_expected(target_half_width, floor):
+            needed = math.ceil(done * (relative_half_width / target_half_width) ** 2)
+            return min(max(needed, floor), self.job.repeats)
+
         pair_ns = record.mean_pair_ns()
-        later_ns = sum(pair_ns * later / record.size * (self.job.repeats + 1) for later in later_sizes)
-        estimate_ns = pair_ns * (self.job.repeats - done_pairs) + later_ns
+        estimate_ns = pair_ns * (pairs_expected(half_width, max(MIN_PAIRS, done)) - done)
+        for position, later in enumerate(later_sizes):
+            later_width = HEADLINE_HALF_WIDTH if position == len(later_sizes) - 1 else SCALING_HALF_WIDTH
+            estimate_ns += pair_ns * later / record.size * (pairs_expected(later_width, MIN_PAIRS) + 1)
+        if self.job.target == "cpu":
+            largest = later_sizes[-1] if later_sizes else record.size
+            submission_s = stats.median(times["submission"]) * largest / record.size
+            estimate_ns += min(PROFILE_SLOWDOWN * submission_s + PROFILE_MARGIN_S, PROFILE_MAX_S) * NS
         return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
 
     def _precise_enough(self, record, half_width):

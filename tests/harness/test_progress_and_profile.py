@@ -162,3 +162,42 @@ def test_an_endless_loop_is_stopped_on_the_first_call_with_the_limit_named(tmp_p
     assert "for compiling on a new input, such as JIT compilation" in run.report["message"]
     limit_s = run.report["failure"]["limit_s"]
     assert supervisor.NEW_INPUT_GRACE_S <= limit_s < supervisor.NEW_INPUT_GRACE_S + 5
+
+
+def timed_record(size, pairs, jitter, seed=1):
+    """A size's record after `pairs` pairs of a second each: the submission twice as fast, with relative `jitter`."""
+    rng = np.random.default_rng(seed)
+    record = per_size.SizeRecord(size)
+    for _ in range(pairs):
+        record.times["reference"].append(0.6 * (1 + jitter * rng.standard_normal()))
+        record.times["submission"].append(0.3 * (1 + jitter * rng.standard_normal()))
+        record.pair_ns.append(supervisor.NS)
+    return record
+
+
+def time_left(record, later_sizes, repeats=50):
+    grading = types.SimpleNamespace(job=types.SimpleNamespace(repeats=repeats, target="gpu"), deadline_ns=10**15)
+    return supervisor.Grading._time_left_s(grading, record, supervisor.SCALING_HALF_WIDTH, later_sizes)
+
+
+def test_the_time_left_follows_the_stopping_rule_not_the_most_pairs_allowed():
+    """A steady answer stops after a few pairs a size: the estimate says so instead of
+    counting every pair `repeats` allows (it said 45 s here, for what takes about 12)."""
+    assert time_left(timed_record(1000, 2, 0.01), [1000]) is None  # no interval yet: "estimating"
+    steady = time_left(timed_record(1000, 5, 0.01), [1000])
+    assert 5 <= steady <= 8  # the next size's warm-up and five pairs, then the profiled call
+    noisy = time_left(timed_record(1000, 5, 0.4), [1000])
+    assert steady < noisy <= 50 + 1 + 45 + supervisor.PROFILE_MAX_S
+
+
+def test_a_new_estimate_rises_at_most_a_quarter_above_what_the_last_one_left(monkeypatch):
+    now = [0]
+    monkeypatch.setattr(supervisor.time, "perf_counter_ns", lambda: now[0])
+    notes = []
+    progress = supervisor.ProgressNotes(notes.append, started_ns=0)
+    progress.note("timing", 10.0)
+    now[0] = 2 * supervisor.NS
+    progress.note("timing", 60.0)
+    now[0] = 4 * supervisor.NS
+    progress.note("timing", 3.0)
+    assert [note["eta_s"] for note in notes] == [10.0, 11.0, 3.0]
