@@ -1,4 +1,5 @@
-"""The authoring pages' forms: a new coding question's page, and an edit of its exercise."""
+"""The authoring pages' forms: a new coding question's page, an edit of its exercise, and
+a concept or numeric question."""
 import re
 from pathlib import Path
 
@@ -7,10 +8,42 @@ from django import forms
 from django.utils.text import slugify
 
 from questions import loader
-from questions.models import Kind, Question, Visibility
+from questions.models import Difficulty, Kind, Question, Visibility
 from questions.text import unix_newlines
 
 CODE_ATTRS = {"rows": 16, "spellcheck": "false", "class": "code-input"}
+
+
+#: What the bank's folder names and addresses look like: lowercase words joined by hyphens.
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def slug_field(example):
+    """A new question's slug, checked by clean_new_slug (which can say what would do
+    instead of "Enter a valid slug")."""
+    return forms.CharField(
+        label="Slug", max_length=120, required=False,
+        help_text=f"Its address, e.g. {example}: lowercase words joined by hyphens. Left empty, it is made from the title.",
+    )
+
+
+def clean_new_slug(typed, title):
+    slug = typed.strip()
+    if not slug:
+        slug = slugify(title)[:120].strip("-")
+        if not slug:
+            raise forms.ValidationError("Give the question a slug: its title has no letters or digits to make one from.")
+    if not SLUG.match(slug):
+        suggestion = slugify(slug.replace("_", "-"))
+        raise forms.ValidationError(
+            "A slug is lowercase words joined by hyphens" + (f", for example “{suggestion}”." if suggestion else ".")
+        )
+    return slug
+
+
+def topic_field():
+    """The bank's one list of topics: a topic typed freely would make a near-miss the bank refuses."""
+    return forms.ChoiceField(choices=[(topic, topic) for topic in loader.TOPIC_FOLDERS], label="Topic")
 
 
 class NewExerciseForm(forms.ModelForm):
@@ -26,34 +59,15 @@ class NewExerciseForm(forms.ModelForm):
             "hints": "Markdown, optional: hints a candidate may open.",
         }
 
-    #: What the bank's folder names and addresses look like: lowercase words joined by hyphens.
-    SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        # The bank's one list: a topic typed elsewhere (the admin) would make the entry unexportable.
-        self.fields["topic"] = forms.ChoiceField(choices=[(topic, topic) for topic in loader.TOPIC_FOLDERS], label="Topic")
+        self.fields["topic"] = topic_field()
         for section in loader.REQUIRED_SECTIONS[Kind.CODING]:
             self.fields[section].required = True
-        # Checked by clean_slug, which can say what would do instead of "Enter a valid slug".
-        self.fields["slug"] = forms.CharField(
-            label="Slug", max_length=120, required=False,
-            help_text="Its address, e.g. vectorise-a-loop: lowercase words joined by hyphens. Left empty, it is made from the title.",
-        )
+        self.fields["slug"] = slug_field("vectorise-a-loop")
 
     def clean_slug(self):
-        slug = self.cleaned_data["slug"].strip()
-        if not slug:
-            slug = slugify(self.cleaned_data.get("title", ""))[:120].strip("-")
-            if not slug:
-                raise forms.ValidationError("Give the exercise a slug: its title has no letters or digits to make one from.")
-        if not self.SLUG.match(slug):
-            suggestion = slugify(slug.replace("_", "-"))
-            raise forms.ValidationError(
-                "A slug is lowercase words joined by hyphens"
-                + (f", for example “{suggestion}”." if suggestion else ".")
-            )
-        return slug
+        return clean_new_slug(self.cleaned_data["slug"], self.cleaned_data.get("title", ""))
 
     def save(self, commit=True):
         question = super().save(commit=False)
@@ -126,3 +140,90 @@ class ExerciseEditForm(forms.Form):
             if text or file_name not in loader.OPTIONAL_EXERCISE_FILES:
                 files[file_name] = text
         return files
+
+
+class QuestionForm(forms.Form):
+    """A concept or numeric question: every section the bank requires of its kind, the
+    bank's topics only, and for a numeric question its answer, unit and tolerance. The
+    checks the bank and the learners' answer checker make run in authoring.writing."""
+
+    title = forms.CharField(max_length=200)
+    slug = slug_field("l2-cache-line-reuse")
+    topic = forms.ChoiceField(label="Topic")
+    difficulty = forms.ChoiceField(choices=Difficulty.choices)
+    tags = forms.CharField(required=False, max_length=400, help_text="Optional, separated by commas: e.g. cache, memory.")
+    prompt = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), help_text="Markdown: what the learner is asked.")
+    answer_value = forms.FloatField(
+        label="Expected answer", help_text="A number, in the unit below (e.g. 64 for 64 MiB).",
+        widget=forms.NumberInput(attrs={"step": "any"}),
+    )
+    answer_unit = forms.CharField(
+        label="Unit", max_length=40,
+        help_text="As learners type it: MiB, GB/s, ms, %, or a count word such as comparisons. B is a byte and b a bit.",
+    )
+    tolerance = forms.FloatField(
+        min_value=0, max_value=1, help_text="Relative: 0.05 accepts answers within 5% of the expected one.",
+        widget=forms.NumberInput(attrs={"step": "any"}),
+    )
+    rubric = forms.CharField(
+        label="Rubric points", widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="The key points a good answer covers, one a line: {low} to {high}. Learners tick those they covered.".format(
+            low=loader.RUBRIC_SIZE[0], high=loader.RUBRIC_SIZE[1]),
+    )
+    sample_answer = forms.CharField(
+        label="Sample answer", widget=forms.Textarea(attrs={"rows": 8}),
+        help_text="Markdown: a strong answer, shown to the learner after they answer.",
+    )
+    explanation = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 8}), help_text="Markdown: the worked explanation.",
+    )
+    hints = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 4}), help_text="Markdown, optional: hints a learner may open.",
+    )
+
+    KIND_FIELDS = {Kind.CONCEPT: ("rubric",), Kind.NUMERIC: ("answer_value", "answer_unit", "tolerance")}
+
+    def __init__(self, *args, kind, question=None, **kwargs):
+        if question is not None:
+            kwargs.setdefault("initial", self.initial_for(question))
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        self.fields["topic"].choices = [("", "Choose a topic…"), *((topic, topic) for topic in loader.TOPIC_FOLDERS)]
+        for other, names in self.KIND_FIELDS.items():
+            if other != kind:
+                for name in names:
+                    del self.fields[name]
+        if question is not None:
+            del self.fields["slug"]  # addresses and attempts point at it
+        for name in loader.SECTIONS:
+            self.fields[name].required = name in loader.REQUIRED_SECTIONS[kind]
+
+    @staticmethod
+    def initial_for(question):
+        initial = {name: getattr(question, name) for name in ("title", "topic", "difficulty", "prompt", "sample_answer",
+                                                              "explanation", "hints", "answer_value", "answer_unit", "tolerance")}
+        initial["tags"] = ", ".join(question.tags)
+        initial["rubric"] = "\n".join(question.rubric)
+        return initial
+
+    def clean_slug(self):
+        return clean_new_slug(self.cleaned_data["slug"], self.cleaned_data.get("title", ""))
+
+    def clean_tags(self):
+        return [tag.strip() for tag in self.cleaned_data["tags"].split(",") if tag.strip()]
+
+    def clean_rubric(self):
+        return [line.strip() for line in unix_newlines(self.cleaned_data["rubric"]).split("\n") if line.strip()]
+
+    def clean_tolerance(self):
+        tolerance = self.cleaned_data["tolerance"]
+        if tolerance == 0:
+            raise forms.ValidationError("A tolerance must be above 0: 0.01 accepts answers within 1%.")
+        return tolerance
+
+    def values(self):
+        """What authoring.writing.save_question takes: the written fields, Markdown with Unix newlines."""
+        values = {name: value for name, value in self.cleaned_data.items() if name != "slug"}
+        for name in loader.SECTIONS:
+            values[name] = unix_newlines(values[name]).strip()
+        return values

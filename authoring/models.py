@@ -5,11 +5,13 @@ from questions.models import ExerciseVersion, Question
 
 
 class AuthoringEvent(models.Model):
-    """What an author did to a bank question from the authoring pages: who
-    validated, who made a new exercise version, who exported to the bank, who
-    published or unpublished it."""
+    """What an author did to a bank question from the authoring pages: who wrote or
+    edited it, who validated, who made a new exercise version, who exported to the
+    bank, who published or unpublished it."""
 
     class Action(models.TextChoices):
+        CREATED = "created", "Created it"
+        EDITED = "edited", "Edited it"
         VALIDATED = "validated", "Validated"
         NEW_VERSION = "new_version", "Created a new version"
         EXPORTED = "exported", "Exported to the bank"

@@ -3,23 +3,29 @@ import os
 import tempfile
 from pathlib import Path
 
-from django.db import transaction
+from django.db import models, transaction
 
 from grader.validation import validate_exercise
 from questions import loader
 from questions.models import ExerciseVersion, Kind, Question, Visibility
 
+from .errors import AuthoringError
 from .models import AuthoringEvent
+from .writing import WRITTEN_KINDS, question_problems
 
 
-class AuthoringError(Exception):
-    """A refusal with a message written for the author, and the reasons behind it when
-    there are several (each a line the author can act on)."""
+class QuestionState(models.TextChoices):
+    """Where a question stands, as the authoring pages name it."""
 
-    def __init__(self, message, reasons=()):
-        super().__init__(message)
-        self.message = message
-        self.reasons = list(reasons)
+    DRAFT = "draft", "Draft"  # on no public page and not yet in the bank's files
+    PRIVATE = "private", "Private"  # in the bank, for assessments only
+    PUBLISHED = "published", "Published"  # on every public page
+
+
+def question_state(question):
+    if question.is_public:
+        return QuestionState.PUBLISHED
+    return QuestionState.PRIVATE if question.source_path else QuestionState.DRAFT
 
 
 def version_files(version):
@@ -83,12 +89,17 @@ def create_version(question, spec, files, user):
 def set_public(question, public, user):
     """Publish `question` (every public page, practice and leaderboards) or take it off
     the public pages (assessments only), and record who did. False when it already was;
-    AuthoringError for a coding exercise with no version to practise on. Saving the
+    AuthoringError for a coding exercise with no version to practise on, or a concept or
+    numeric question the bank would refuse. Saving the
     question raises the bank's version, so cached public pages follow at once."""
     if question.is_public == public:
         return False
     if public and question.kind == Kind.CODING and question.current_exercise() is None:
         raise AuthoringError("Not published: this exercise has no version yet. Write and validate its first version.")
+    if public and question.kind in WRITTEN_KINDS:
+        reasons = question_problems(question)
+        if reasons:
+            raise AuthoringError("Not published: load_bank would refuse this question. Edit it first.", reasons)
     question.visibility = Visibility.PUBLIC if public else Visibility.ASSESSMENT
     question.save(update_fields=["visibility"])
     AuthoringEvent.objects.create(
@@ -142,8 +153,7 @@ def _write_checked(root, entry):
         if errors or len(staged) != 1:
             raise AuthoringError(
                 "Not exported, and nothing was written: load_bank would refuse this entry. Fix what is listed "
-                "(the question's text, topic and sections are edited in the admin, its code on the edit page) "
-                "and export again.",
+                "on the question's edit page and export again.",
                 reasons=[str(error) for error in errors] or [f"{entry.path}: load_bank would not find it in the bank"],
             )
         _move_into_place(staging / entry.path, root / entry.path, aside=staging / ".previous")

@@ -7,6 +7,7 @@ app_name = "authoring"
 urlpatterns = [
     path("", views.index, name="index"),
     path("new-exercise/", views.new_exercise, name="new_exercise"),
+    path("new/<str:kind>/", views.new_question, name="new_question"),
     path("<slug:slug>/", views.exercise, name="exercise"),
     path("<slug:slug>/preview/", views.preview, name="preview"),
     path("<slug:slug>/validate/", views.validate, name="validate"),

@@ -1,5 +1,7 @@
-"""Staff pages for question authors: validate a coding exercise in the sandbox,
-save an edit as a new ExerciseVersion, export a question back to the bank.
+"""Staff pages for question authors: write and edit concept and numeric questions,
+validate a coding exercise in the sandbox and save an edit as a new ExerciseVersion,
+preview any question as a learner reads it, publish or unpublish it, and export it
+back to the bank.
 
 Authors are staff with the permission authoring.author_questions (the "Authors"
 group, created by a data migration, grants it); they need not be superusers.
@@ -12,13 +14,15 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from questions.forms import ConceptAnswerForm, NumericAnswerForm
 from questions.models import Kind, Question
 
-from . import services
-from .forms import ExerciseEditForm, NewExerciseForm
+from . import services, writing
+from .forms import ExerciseEditForm, NewExerciseForm, QuestionForm
 from .services import AuthoringError
 
 AUTHOR_PERMISSION = "authoring.author_questions"
@@ -37,8 +41,42 @@ def author_required(view):
 
 @author_required
 def index(request):
+    """Every question an author may edit, of every kind, with where it stands."""
     questions = Question.objects.live().order_by("kind", "topic", "title")
-    return render(request, "authoring/index.html", {"questions": questions})
+    rows = [(question, services.question_state(question)) for question in questions]
+    return render(request, "authoring/index.html", {"rows": rows})
+
+
+@author_required
+def new_question(request, kind):
+    """Write a concept or numeric question; it is private until published."""
+    if kind not in writing.WRITTEN_KINDS:
+        raise Http404("Coding exercises are made on the new exercise page.")
+    form = QuestionForm(request.POST or None, kind=kind)
+    if request.method == "POST" and form.is_valid():
+        question = _save_or_check(request, form, kind, form.cleaned_data["slug"])
+        if question is not None:
+            messages.success(request, f"“{question.title}” saved, private until you publish it. Preview it, then publish.")
+            return redirect("authoring:exercise", question.slug)
+    return render(request, "authoring/question_form.html", {"form": form, "kind": Kind(kind), "question": None})
+
+
+def _save_or_check(request, form, kind, slug, question=None):
+    """Save the form's question ("Check" only runs the checks); the saved question, or
+    None with every reason for a refusal added to the form, which keeps what was typed."""
+    try:
+        if "check" in request.POST:
+            reasons = writing.check_question(kind, slug, form.values(), question)
+            if reasons:
+                raise AuthoringError("Not ready: fix what is listed.", reasons)
+            messages.success(request, "Every check passes: the bank will load it and learners can type its answer.")
+            return None
+        return writing.save_question(kind, slug, form.values(), request.user, question)
+    except AuthoringError as error:
+        form.add_error(None, error.message)
+        for reason in error.reasons:
+            form.add_error(None, reason)
+    return None
 
 
 @author_required
@@ -63,8 +101,13 @@ def preview(request, slug):
     """The question as a learner will read it, private drafts included: its text,
     hints and, for a coding exercise, the current version's starter code."""
     question = get_object_or_404(Question, slug=slug)
-    current = question.current_exercise()
-    return render(request, "authoring/preview.html", {"question": question, "current": current})
+    context = {"question": question, "current": question.current_exercise()}
+    # The answer form a learner fills in, shown disabled.
+    if question.kind == Kind.NUMERIC:
+        context["answer_form"] = NumericAnswerForm(unit=question.answer_unit)
+    elif question.kind == Kind.CONCEPT:
+        context["answer_form"] = ConceptAnswerForm()
+    return render(request, "authoring/preview.html", context)
 
 
 def _exercise_context(question, export_error=None):
@@ -72,6 +115,7 @@ def _exercise_context(question, export_error=None):
         "question": question,
         "versions": question.exercise_versions.all() if question.kind == Kind.CODING else [],
         "current": question.current_exercise(),
+        "state": services.question_state(question),
         "events": question.authoring_events.select_related("user", "exercise_version")[:20],
         "export_error": export_error,
     }
@@ -95,7 +139,10 @@ def validate(request, slug):
 
 @author_required
 def edit(request, slug):
-    question = get_object_or_404(Question, slug=slug, kind=Kind.CODING)
+    """A coding exercise's code as a new version; any other question's form."""
+    question = get_object_or_404(Question, slug=slug)
+    if question.kind != Kind.CODING:
+        return _edit_question(request, question)
     current = question.current_exercise()
     form = ExerciseEditForm(request.POST or None, initial=ExerciseEditForm.initial_for(current))
     validation = None
@@ -113,6 +160,15 @@ def edit(request, slug):
     return render(request, "authoring/edit.html", context)
 
 
+def _edit_question(request, question):
+    form = QuestionForm(request.POST or None, kind=question.kind, question=question)
+    if request.method == "POST" and form.is_valid():
+        if _save_or_check(request, form, question.kind, question.slug, question) is not None:
+            messages.success(request, "Saved. Export it to the bank to keep the files the source.")
+            return redirect("authoring:exercise", question.slug)
+    return render(request, "authoring/question_form.html", {"form": form, "kind": Kind(question.kind), "question": question})
+
+
 @author_required
 @require_POST
 def publish(request, slug):
@@ -122,7 +178,7 @@ def publish(request, slug):
     try:
         changed = services.set_public(question, public, request.user)
     except AuthoringError as error:
-        messages.error(request, error.message)
+        messages.error(request, " ".join([error.message, *error.reasons]))
         return redirect("authoring:exercise", slug)
     if changed:
         messages.success(request, ("Published: it is on the public pages now." if public else

@@ -142,6 +142,13 @@ def _named_for_pint(typed, *, fold_case):
     return UNIT_NAME.sub(name, typed)
 
 
+def unit_as_learners_type_it(unit):
+    """How the checker reads `unit` when a learner types it after a number ("kb" -> "kB",
+    "Mib" -> "Mibit"): the spelling an author should give a question's unit so that
+    learners can type it back."""
+    return _named_for_pint(unit, fold_case=False)
+
+
 def _count_word_forms(unit):
     """How '31 copies' may be written: the unit, its singular ('copy'), its signs
     ('x' for times), and for a rate ('requests/s') the same before '/s' or '/s' alone."""
