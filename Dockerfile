@@ -20,6 +20,10 @@ RUN python3 -m venv /opt/venv \
 
 
 FROM ${BASE_IMAGE} AS app
+# pg_dump and psql for `manage.py backup` and `manage.py restore` (ops/backup.py), of the server's version (15).
+RUN apt-get update -qq \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql-client-15 >/dev/null \
+    && rm -rf /var/lib/apt/lists/*
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     HOTPATH_RUN_DIR=/var/lib/hotpath \

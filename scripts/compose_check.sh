@@ -10,7 +10,9 @@
 #      the invitation in the mail catcher;
 #   4. checks beat sent its periodic tasks and a worker ran them;
 #   5. again with two CPU workers (--scale worker-cpu=2): both must take a grading;
-#   6. tears everything down, volumes included. On failure it prints the logs of
+#   6. a backup drill: backs the stack up (a sitting added), destroys the database's volume, brings it up
+#      again, restores, and checks every counted table came back;
+#   7. tears everything down, volumes included. On failure it prints the logs of
 #      the services, and exits 1.
 # Plain HTTP on localhost stands in for the TLS proxy: requests carry X-Forwarded-Proto
 # and cookies are not Secure-only (SECURE_COOKIES=0); everything else is as deployed.
@@ -118,5 +120,43 @@ for container in $(compose ps -q worker-cpu); do
 done
 echo "$busy of 2 CPU workers graded a submission"
 [ "$busy" = 2 ] || { echo "with two CPU workers, only $busy took work" >&2; exit 1; }
+
+step "backup drill: back up, destroy the database volume, restore (docs/operations.md, \"Backups\")"
+# A candidate's sitting for the first account, so the backup holds one of everything it promises to keep.
+compose exec -T web python manage.py shell >/dev/null <<'PY'
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from teams.models import Assessment, CandidateInvitation, CandidateSession, Organisation
+now, user = timezone.now(), get_user_model().objects.order_by("pk").first()
+assessment = Assessment.objects.create(
+    organisation=Organisation.objects.order_by("pk").first(), title="Backup drill", time_limit_minutes=60,
+    opens_at=now, closes_at=now + timedelta(days=1), created_by=user, published_at=now)
+invitation = CandidateInvitation.objects.create(
+    assessment=assessment, email=user.email, token_hash="0" * 64, expires_at=now + timedelta(days=1), used_at=now)
+CandidateSession.objects.create(invitation=invitation, assessment=assessment, candidate=user, started_at=now)
+PY
+compose exec -T web python manage.py backup - >drill-before.tar.gz
+compose stop web worker-cpu worker-check beat >/dev/null 2>&1
+compose rm --force --stop postgres >/dev/null 2>&1
+docker volume rm "${PROJECT}_postgres-data" >/dev/null
+compose up -d postgres
+for _ in $(seq 1 60); do
+  [ "$(docker inspect --format '{{.State.Health.Status}}' "$(compose ps -q postgres)")" = healthy ] && break
+  sleep 2
+done
+compose run --rm --no-deps -T web python manage.py restore - <drill-before.tar.gz
+compose up -d
+wait_healthy
+compose exec -T web python manage.py backup - >drill-after.tar.gz
+"$PYTHON" - drill-before.tar.gz drill-after.tar.gz <<'PY'
+import json, sys, tarfile
+before, after = (json.load(tarfile.open(path).extractfile("manifest.json"))["counts"] for path in sys.argv[1:])
+print("before:", before, "\nafter: ", after)
+missing = [label for label in ("users", "submissions", "submission_reports", "leaderboard_entries", "sittings")
+           if not before.get(label)]
+if missing or after != before:
+    sys.exit(f"the restore did not bring everything back (none before: {missing})")
+PY
 
 FAILED=0
