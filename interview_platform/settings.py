@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "teams",
     "authoring",
     "leaderboards",
+    "mock_interviews",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",

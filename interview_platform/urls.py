@@ -15,6 +15,7 @@ urlpatterns = [
     path("teams/", include("teams.urls")),
     path("authoring/", include("authoring.urls")),
     path("leaderboards/", include("leaderboards.urls")),
+    path("mock-interviews/", include("mock_interviews.urls")),
     path("api/", include("api.urls")),
     path("my-data/", include("mydata.urls")),
     path("admin/", admin.site.urls),
