@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "api",
     "mydata",
+    "sso",
     "django_prometheus",
     "ops",
 ]
@@ -208,6 +209,11 @@ SUBMISSION_RATE = env_str("SUBMISSION_RATE", "20/m")
 # (teams.middleware); the browser's integrity events, per sitting (django-ratelimit rate).
 TEAMS_BLOCK_PRACTICE_DURING_SITTING = env_bool("TEAMS_BLOCK_PRACTICE_DURING_SITTING", True)
 TEAMS_SIGNAL_RATE = env_str("TEAMS_SIGNAL_RATE", "60/m")
+# Organisations' own identity providers (sso/): https only; this also allows plain http to loopback
+# addresses, for development and the tests only. Each request to a provider waits at most
+# SSO_HTTP_TIMEOUT seconds.
+SSO_ALLOW_HTTP_LOOPBACK = env_bool("SSO_ALLOW_HTTP_LOOPBACK", DEBUG)
+SSO_HTTP_TIMEOUT = env_float("SSO_HTTP_TIMEOUT", 10.0, 1.0, 60.0)
 # Account pages (django-ratelimit rates, e.g. "10/5m"): per client address, and per username or
 # e-mail asked for (accounts/ratelimits.py).
 LOGIN_RATE = env_str("LOGIN_RATE", "10/5m")
