@@ -209,6 +209,9 @@ SUBMISSION_RATE = env_str("SUBMISSION_RATE", "20/m")
 # (teams.middleware); the browser's integrity events, per sitting (django-ratelimit rate).
 TEAMS_BLOCK_PRACTICE_DURING_SITTING = env_bool("TEAMS_BLOCK_PRACTICE_DURING_SITTING", True)
 TEAMS_SIGNAL_RATE = env_str("TEAMS_SIGNAL_RATE", "60/m")
+# Webhook endpoints (teams.webhooks) must be https to public addresses; this also allows
+# loopback ones (http or https), for development and the tests only.
+TEAMS_WEBHOOK_ALLOW_LOOPBACK = env_bool("TEAMS_WEBHOOK_ALLOW_LOOPBACK", DEBUG)
 # Organisations' own identity providers (sso/): https only; this also allows plain http to loopback
 # addresses, for development and the tests only. Each request to a provider waits at most
 # SSO_HTTP_TIMEOUT seconds.

@@ -140,6 +140,7 @@ def counter_metrics():
         ("sandbox_start_failures", ["error_id"], "Gradings whose sandbox could not be started, per error id."),
         ("platform_errors", ["error_id", "outcome"], "Platform errors in gradings: retried, or given up on."),
         ("email_failures", ["outcome"], "Failed deliveries of task mail.send: retried, or failed for good."),
+        ("webhook_deliveries", ["outcome"], "Tries of webhook deliveries: delivered, retried, or failed for good."),
     ):
         family = CounterMetricFamily(f"hotpath_{metric}", help_text, labels=labels)
         for label_values, value in counters.read(metric):

@@ -6,7 +6,9 @@
 - task_retry / task_failure: e-mail failures (task `mail.send`) and the grader's platform
   errors when a grading will be retried; submission_graded: the grader's platform errors
   when it gives up on a submission (internal_error). Both counted in the shared cache
-  (ops.counters), since they happen in workers that Prometheus does not scrape.
+  (ops.counters), since they happen in workers that Prometheus does not scrape;
+- teams' webhook_delivery_attempted: each try of a webhook delivery, by outcome (delivered,
+  retried, failed), counted the same way.
 """
 import importlib
 import logging
@@ -103,6 +105,10 @@ def on_submission_graded(submission=None, **kwargs):
     count_platform_error(match.group(1) if match else "unknown", "gave_up")
 
 
+def on_webhook_delivery_attempted(outcome=None, **kwargs):
+    counters.increment("webhook_deliveries", outcome=outcome)
+
+
 def connect():
     celery_signals.before_task_publish.connect(on_publish, dispatch_uid="ops.publish")
     celery_signals.task_prerun.connect(on_prerun, dispatch_uid="ops.prerun")
@@ -111,6 +117,9 @@ def connect():
     celery_signals.worker_shutdown.connect(on_worker_shutdown, dispatch_uid="ops.worker_shutdown")
     celery_signals.task_retry.connect(on_task_retry, dispatch_uid="ops.task_retry")
     celery_signals.task_failure.connect(on_task_failure, dispatch_uid="ops.task_failure")
+    from teams.signals import webhook_delivery_attempted
+
+    webhook_delivery_attempted.connect(on_webhook_delivery_attempted, dispatch_uid="ops.webhook_delivery_attempted")
     from .grader_models import submission_model
 
     package = submission_model().__module__.rsplit(".", 1)[0]

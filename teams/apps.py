@@ -17,3 +17,10 @@ class TeamsConfig(AppConfig):
             return session is not None
 
         hooks.register_sitting_check(in_sitting_with)
+
+        from submissions.signals import submission_graded
+
+        from . import webhooks
+
+        # The last grading of a closed sitting raises its sitting.graded webhook event.
+        submission_graded.connect(webhooks.on_submission_graded, dispatch_uid="teams.webhooks.submission_graded")

@@ -28,6 +28,25 @@ class MemberInviteForm(forms.Form):
     )
 
 
+class OrganisationTokenForm(forms.Form):
+    name = forms.CharField(max_length=60, label="Token name", help_text="What it is for, e.g. 'ATS sync'.")
+    role = forms.ChoiceField(
+        choices=Role.choices,
+        initial=Role.REVIEWER,
+        help_text="Reviewer tokens read assessments and reports; owner tokens may also invite and revoke candidates.",
+    )
+
+
+class WebhookEndpointForm(forms.Form):
+    url = forms.URLField(
+        max_length=500,
+        label="Endpoint URL",
+        assume_scheme="https",
+        help_text="An https:// URL on a public address. Private, loopback and link-local addresses are refused, "
+        "so webhooks cannot be pointed at machines inside Hotpath's own network.",
+    )
+
+
 class AssessmentForm(forms.ModelForm):
     #: What a new assessment's form starts from: open from now, for two weeks, an hour a
     #: candidate. A newcomer had to fill both dates in before the form would save.

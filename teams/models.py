@@ -262,6 +262,8 @@ class CandidateSession(models.Model):
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
     finish_reason = models.CharField(max_length=10, choices=FinishReason.choices, blank=True)
+    #: When the sitting.graded event was raised (teams.webhooks): it is raised once.
+    graded_event_at = models.DateTimeField(null=True, blank=True)
 
     organisation_path = "assessment__organisation"
 
@@ -374,3 +376,91 @@ class SittingSignal(models.Model):
     @property
     def organisation(self):
         return self.session.organisation
+
+
+class OrganisationToken(models.Model):
+    """A token for the team API (/api/v1/team/): it acts for its organisation only, with
+    the role it was given (teams.access roles: a reviewer token reads, an owner token may
+    also invite and revoke). Only the SHA-256 of the token is stored; it is shown once."""
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, help_text="What the token is for, e.g. 'ATS sync'.")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.REVIEWER)
+    #: The first characters of the token, so owners can tell tokens apart; not secret.
+    prefix = models.CharField(max_length=16)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    organisation_path = "organisation"
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…, {self.organisation})"
+
+    @property
+    def is_revoked(self):
+        return self.revoked_at is not None
+
+
+class WebhookEvent(models.TextChoices):
+    SITTING_STARTED = "sitting.started", "A candidate started a sitting"
+    SITTING_SUBMITTED = "sitting.submitted", "A sitting finished (submitted, or time ran out)"
+    SITTING_GRADED = "sitting.graded", "Every grading of a finished sitting is done"
+
+
+class WebhookEndpoint(models.Model):
+    """A URL of the organisation's that receives its events, signed with `secret`
+    (teams.webhooks: the secret must be readable to sign, so it is stored as is)."""
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=64)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    organisation_path = "organisation"
+
+    class Meta:
+        ordering = ["created_at"]
+
+    def __str__(self):
+        return f"{self.url} ({self.organisation})"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed"
+
+
+class WebhookDelivery(models.Model):
+    """One event sent to one endpoint: created before it is queued, updated after each try.
+    `next_attempt_at` is set while a retry is scheduled."""
+
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=40, choices=WebhookEvent.choices)
+    payload = models.JSONField()
+    status = models.CharField(max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    response_code = models.PositiveIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    organisation_path = "endpoint__organisation"
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.event} to {self.endpoint.url}: {self.status}"
+
+    @property
+    def organisation(self):
+        return self.endpoint.organisation

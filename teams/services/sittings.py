@@ -7,7 +7,10 @@ before closes_at runs its full time.
 """
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
 from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from submissions.models import Purpose
@@ -16,7 +19,8 @@ from submissions.states import Status, Verdict
 from questions.models import Kind
 from questions.numeric import check_numeric
 
-from ..models import Answer, CandidateInvitation, CandidateSession, FinishReason, SessionSubmission
+from .. import webhooks
+from ..models import Answer, CandidateInvitation, CandidateSession, FinishReason, Membership, Role, SessionSubmission
 from .errors import SessionClosed, TeamsError
 from .invitations import check_can_start
 
@@ -49,19 +53,45 @@ def start_session(invitation, user, now=None):
     check_can_start(invitation, now)
     invitation.used_at = now
     invitation.save(update_fields=["used_at"])
-    return CandidateSession.objects.create(
+    session = CandidateSession.objects.create(
         invitation=invitation, assessment=invitation.assessment, candidate=user, started_at=now
     )
+    webhooks.sitting_started(session)
+    return session
 
 
+@transaction.atomic
 def finish_session(session, reason, now=None):
     """Close the sitting once; a second call (e.g. the periodic task racing the
-    candidate's Submit button) changes nothing."""
+    candidate's Submit button) changes nothing. Closing it tells the team: an e-mail
+    (tell_team_of_finish) and the webhook events (teams.webhooks.sitting_finished)."""
     updated = CandidateSession.objects.filter(pk=session.pk, finished_at__isnull=True).update(
         finished_at=now or timezone.now(), finish_reason=reason
     )
     session.refresh_from_db(fields=["finished_at", "finish_reason"])
+    if updated:
+        tell_team_of_finish(session)
+        webhooks.sitting_finished(session)
     return bool(updated)
+
+
+def team_recipients(assessment):
+    """The addresses told when a candidate finishes: the assessment's author and the organisation's owners."""
+    owners = Membership.objects.filter(organisation_id=assessment.organisation_id, role=Role.OWNER).select_related("user")
+    people = [assessment.created_by, *(membership.user for membership in owners)]
+    return sorted({person.email for person in people if person is not None and person.email and person.is_active})
+
+
+def tell_team_of_finish(session):
+    """E-mail the team that a candidate's sitting closed (queued on commit by EMAIL_BACKEND)."""
+    assessment = session.assessment
+    recipients = team_recipients(assessment)
+    if not recipients:
+        return
+    report_path = reverse("teams:candidate_report", args=[assessment.organisation.slug, session.pk])
+    body = render_to_string("teams/email/sitting_finished.txt", {"session": session, "assessment": assessment, "report_path": report_path})
+    subject = f"{session.invitation.email} finished “{assessment.title}”"
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)
 
 
 def finalise_if_expired(session, now=None):

@@ -27,6 +27,7 @@ from .candidate import (
     take,
     take_question,
 )
+from .integrations import create_api_token, remove_webhook, revoke_api_token, send_webhook_again, webhook_list
 from .organisations import create_organisation, index, invite_member, join, organisation, remove_member
 from .reports import candidate_report, grade_again, report, report_csv, review_answer, submission_timings
 
@@ -38,6 +39,7 @@ __all__ = [
     "candidate_report",
     "grade_again",
     "candidate_start",
+    "create_api_token",
     "create_assessment",
     "create_organisation",
     "done",
@@ -54,6 +56,10 @@ __all__ = [
     "remove_item",
     "record_signals",
     "remove_member",
+    "remove_webhook",
+    "revoke_api_token",
+    "send_webhook_again",
+    "webhook_list",
     "report",
     "report_csv",
     "review_answer",

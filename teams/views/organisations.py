@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from .. import services
 from ..access import scoped_object_or_404
-from ..forms import MemberInviteForm, OrganisationForm
+from ..forms import MemberInviteForm, OrganisationForm, OrganisationTokenForm
 from ..models import Membership, Role
 from ..services import TeamsError
 from .gates import OWNER, _organisation, _refusal
@@ -41,7 +41,11 @@ def create_organisation(request):
 
 @login_required
 def organisation(request, org):
-    organisation = _organisation(request, org)
+    return organisation_page(request, _organisation(request, org))
+
+
+def organisation_page(request, organisation, token_form=None, new_token=None):
+    """The organisation's page; owners also see its API tokens (a new one shown once)."""
     membership = Membership.objects.get(user=request.user, organisation=organisation)
     assessments = organisation.assessments.annotate(
         invited=Count("invitations", distinct=True),
@@ -55,6 +59,9 @@ def organisation(request, org):
         "pending_invitations": organisation.member_invitations.filter(used_at__isnull=True, expires_at__gt=timezone.now()),
         "assessments": assessments,
         "invite_form": MemberInviteForm(),
+        "api_tokens": organisation.api_tokens.all(),
+        "token_form": token_form or OrganisationTokenForm(),
+        "new_token": new_token,
     }
     return render(request, "teams/organisation.html", context)
 
