@@ -1,7 +1,11 @@
 """`Authorization: Bearer hp_…` for scripts and the `hotpath` client; the browser
-keeps its session (DRF's SessionAuthentication, with CSRF, sits beside this)."""
+keeps its session (DRF's SessionAuthentication, with CSRF, sits beside this). The team
+API (/api/v1/team/) takes organisation tokens, `Bearer hpo_…`, and nothing else."""
+from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
+
+from teams.services import org_tokens
 
 from . import tokens
 
@@ -48,3 +52,45 @@ class PersonalAccessTokenScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {"type": "http", "scheme": "bearer", "description": "A personal access token from your profile page (hp_…)."}
+
+
+class OrganisationTokenAuthentication(authentication.BaseAuthentication):
+    """`Authorization: Bearer hpo_…`: an organisation's token for the team API
+    (teams.services.org_tokens). The request's user is anonymous; `request.auth` is the
+    OrganisationToken, which alone decides what the request may see and do."""
+
+    keyword = "Bearer"
+
+    def authenticate(self, request):
+        header = authentication.get_authorization_header(request).split()
+        if not header or header[0].lower() != self.keyword.lower().encode():
+            return None
+        if len(header) != 2:
+            raise TokenFailed("token_invalid", "The Authorization header must be 'Bearer <token>'.")
+        try:
+            presented = header[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise TokenFailed("token_invalid", "That token is not one Hotpath issued.") from None
+        row = org_tokens.find_token(presented)
+        if row is None:
+            raise TokenFailed(
+                "token_invalid", "The team API takes an organisation token (hpo_…) from the organisation's page."
+            )
+        if row.is_revoked:
+            raise TokenFailed("token_revoked", "That token was revoked. An owner can make a new one on the organisation's page.")
+        org_tokens.mark_used(row)
+        return AnonymousUser(), row
+
+    def authenticate_header(self, request):
+        return f'{self.keyword} realm="team-api"'
+
+
+class OrganisationTokenScheme(OpenApiAuthenticationExtension):
+    target_class = OrganisationTokenAuthentication
+    name = "organisationToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http", "scheme": "bearer",
+            "description": "An organisation token (hpo_…), made by an owner on the organisation's page.",
+        }

@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from . import token_pages, views
+from . import team_views, token_pages, views
 
 app_name = "api"
 
@@ -28,6 +28,12 @@ v1 = [
     path("v1/leaderboards/", views.GlobalBoard.as_view(), name="global_board"),
     path("v1/leaderboards/topics/<slug:slug>/", views.TopicBoard.as_view(), name="topic_board"),
     path("v1/leaderboards/exercises/<slug:slug>/", views.ExerciseBoard.as_view(), name="exercise_board"),
+    path("v1/team/assessments/", team_views.AssessmentList.as_view(), name="team_assessments"),
+    path("v1/team/assessments/<int:pk>/", team_views.AssessmentDetail.as_view(), name="team_assessment"),
+    path("v1/team/assessments/<int:pk>/invitations/", team_views.InvitationList.as_view(), name="team_invitations"),
+    path("v1/team/assessments/<int:pk>/sittings/", team_views.SittingList.as_view(), name="team_sittings"),
+    path("v1/team/invitations/<int:pk>/", team_views.InvitationDetail.as_view(), name="team_invitation"),
+    path("v1/team/sittings/<int:pk>/", team_views.SittingReport.as_view(), name="team_sitting"),
     re_path(r"^v1/", views.NoSuchEndpoint.as_view(), name="no_such_endpoint"),
 ]
 

@@ -214,6 +214,11 @@ class CandidateReport:
     def time_used(self):
         return self.session.time_used()
 
+    @property
+    def minutes_used(self):
+        """time_used in minutes, to 0.1."""
+        return round(self.time_used.total_seconds() / 60, 1)
+
 
 def code_diff(before, after):
     """Unified diff lines tagged for display; the template escapes every line."""

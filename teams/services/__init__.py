@@ -15,6 +15,7 @@ from .invitations import (
     invite_member,
     member_invitation_for_token,
     renew_candidate_link,
+    revoke_candidate_invitation,
 )
 from .organisations import create_organisation, remove_member
 from .sittings import (
@@ -58,6 +59,7 @@ __all__ = [
     "remove_item",
     "remove_member",
     "renew_candidate_link",
+    "revoke_candidate_invitation",
     "review_answer",
     "save_answer",
     "start_session",

@@ -191,6 +191,16 @@ def renew_candidate_link(invitation, start_url_for):
     return start_url_for(token)
 
 
+@transaction.atomic
+def revoke_candidate_invitation(invitation):
+    """Withdraw an invitation whose candidate has not started: the row goes, so its link
+    stops working and the address may be invited again. A started sitting is kept."""
+    invitation = CandidateInvitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.is_used:
+        raise TeamsError(f"{invitation.email} has already started: a started sitting cannot be revoked.")
+    invitation.delete()
+
+
 def candidate_invitation_for_token(token):
     return _find_by_token(CandidateInvitation, token)
 
