@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from questions import services as question_services
 from questions import tracks
+from questions.services import browsing
 
 from . import verification
 from .forms import PasswordResetForm, ProfileForm, SignUpForm
@@ -19,7 +19,7 @@ TOO_MANY = "Too many attempts from here. Wait a few minutes, then try again."
 
 
 def home(request):
-    summary = question_services.bank_summary()
+    summary = browsing.bank_summary()
     context = {"counts": summary.counts, "first_question": summary.first_question, "tracks": tracks.all_tracks(request.user)}
     return render(request, "home.html", context)
 

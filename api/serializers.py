@@ -137,7 +137,7 @@ class ExerciseDetailSerializer(ExerciseSerializer):
 
 
 class CodeField(serializers.CharField):
-    """Text passed as it came: submissions.services.clean_code judges NULs, surrogates and size,
+    """Text passed as it came: submissions.services.intake.clean_code judges NULs, surrogates and size,
     with the same messages and codes as the web form."""
 
     def __init__(self, **kwargs):

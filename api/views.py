@@ -13,11 +13,11 @@ from rest_framework.views import APIView
 
 from leaderboards import services as boards
 from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
-from questions import services as question_services
 from questions import tracks
 from questions.models import Kind, Question
-from submissions import services as submission_services
+from questions.services.editorial import editorial_for
 from submissions.models import Submission
+from submissions.services import gpu_workers, intake, queueing
 
 from . import serializers as s
 from .errors import ApiError, from_service_error
@@ -32,7 +32,7 @@ ERRORS = {
     404: OpenApiResponse(s.ErrorSerializer, description="No such thing (or not yours)"),
 }
 #: Submissions the API shows: a learner's own practice and quick checks (assessments are the hiring team's).
-API_PURPOSES = submission_services.WEB_PURPOSES
+API_PURPOSES = intake.WEB_PURPOSES
 
 
 def _errors(*codes):
@@ -151,7 +151,7 @@ class ExerciseEditorial(APIView):
     def get(self, request, slug):
         question = live_exercise(slug)
         question.exercise = question.current
-        editorial = question_services.editorial_for(request.user, question)
+        editorial = editorial_for(request.user, question)
         if editorial is None:
             raise ApiError(
                 status.HTTP_403_FORBIDDEN,
@@ -172,16 +172,16 @@ def own_submission(user, pk):
         raise NotFound(f"You have no submission #{pk}.") from None
 
 
-#: The live feed's fields (submissions.services.submission_progress), null once the row is final.
+#: The live feed's fields (submissions.services.queueing.submission_progress), null once the row is final.
 FEED_FIELDS = ("phase", "label", "fraction", "elapsed_s", "eta_s", "size_index", "sizes", "pair", "pairs", "queue_position")
 
 
 def _progress(submission):
-    feed = submission_services.submission_progress(submission) or {}
+    feed = queueing.submission_progress(submission) or {}
     return {
         "state": submission.status,
         **{field: feed.get(field) for field in FEED_FIELDS},
-        "waiting_for_gpu": submission_services.waiting_for_gpu(submission),
+        "waiting_for_gpu": gpu_workers.waiting_for_gpu(submission),
         "started_at": submission.started_at,
         "finished_at": submission.finished_at,
     }
@@ -218,14 +218,14 @@ class SubmissionList(APIView):
         data = _validated(s.SubmissionCreateSerializer, request.data)
         exercise = live_exercise(data["exercise"]).current
         try:
-            submission = submission_services.submit_practice(request.user, exercise, data["code"], purpose=data["purpose"])
+            submission = intake.submit_practice(request.user, exercise, data["code"], purpose=data["purpose"])
         except ValidationError as exc:
             raise from_service_error(exc) from None
         return _detail_response(request, own_submission(request.user, submission.pk), status.HTTP_201_CREATED)
 
 
 class SubmissionGradeAgain(APIView):
-    """Another grading of the same code (submissions.services.grade_again): the leaderboard
+    """Another grading of the same code (submissions.services.intake.grade_again): the leaderboard
     counts a program's gradings by their middle one, so this steadies a figure."""
 
     permission_classes = [IsAuthenticated, TokenMaySubmit]
@@ -240,7 +240,7 @@ class SubmissionGradeAgain(APIView):
     )
     def post(self, request, pk):
         try:
-            again = submission_services.grade_again(request.user, own_submission(request.user, pk))
+            again = intake.grade_again(request.user, own_submission(request.user, pk))
         except ValidationError as exc:
             raise from_service_error(exc) from None
         return _detail_response(request, own_submission(request.user, again.pk), status.HTTP_201_CREATED)

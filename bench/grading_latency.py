@@ -132,7 +132,7 @@ def run_probe_worker(probe_file, celery_args):
     from grader import grading
     from grader.sandbox import resolve_backend
     from interview_platform.celery import app
-    from submissions import services
+    from submissions.services import lifecycle
 
     record = {}
 
@@ -163,8 +163,8 @@ def run_probe_worker(probe_file, celery_args):
 
     backend.run = run
     timed(grading, "grade", "grade_s")
-    timed(services, "claim", "claim_s")
-    timed(services, "finish", "finish_s")
+    timed(lifecycle, "claim", "claim_s")
+    timed(lifecycle, "finish", "finish_s")
 
     @task_prerun.connect
     def before(task_id=None, task=None, args=None, **_):
@@ -181,8 +181,8 @@ def run_probe_worker(probe_file, celery_args):
 
 
 def part_latency(args):
-    from submissions import services
     from submissions.models import Submission
+    from submissions.services import intake
     from submissions.states import Status
 
     count = 3 if args.quick else 8
@@ -205,7 +205,7 @@ def part_latency(args):
             rows = []
             for number in range(count + 1):  # the first is a warm-up for the worker and is dropped
                 submitted = time.time()
-                submission = services.create_submission(user, version, code, purpose=purpose)
+                submission = intake.create_submission(user, version, code, purpose=purpose)
                 committed = time.time()
                 seen = wait_done([submission.pk], 600)
                 if submission.pk not in seen:

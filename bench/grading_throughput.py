@@ -14,8 +14,8 @@ DRAIN_TIMEOUT_S = 480
 
 
 def part_throughput(args):
-    from submissions import services
     from submissions.models import Purpose, Submission
+    from submissions.services import intake
 
     count = 20 if args.quick else 50
     environment = bench_environment(args.database_url, args.redis_url)
@@ -33,7 +33,7 @@ def part_throughput(args):
             started = time.time()
             for number in range(count):
                 code, verdict = codes[number % len(codes)]
-                submission = services.create_submission(user, version, code, purpose=Purpose.QUICK_CHECK)
+                submission = intake.create_submission(user, version, code, purpose=Purpose.QUICK_CHECK)
                 expected[submission.pk] = verdict
             queued_s = time.time() - started
             seen = wait_done(expected, DRAIN_TIMEOUT_S)

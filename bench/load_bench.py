@@ -117,7 +117,7 @@ def wait_until_graded(ids, timeout_s):
 
 def burst(version, users, per_user, rng):
     from submissions.models import Purpose
-    from submissions.services import create_submission
+    from submissions.services.intake import create_submission
 
     codes = [version.solution_code] * 6 + [WRONG_CODE] * 3 + [CRASHING_CODE]
     plan = [(user, rng.choice(codes)) for user in users for _ in range(per_user)]
@@ -133,7 +133,7 @@ def flood(version, user, attempts):
     from django.core.exceptions import ValidationError
 
     from submissions.models import Purpose
-    from submissions.services import create_submission
+    from submissions.services.intake import create_submission
 
     accepted, refusals = [], []
     for _ in range(attempts):
@@ -177,7 +177,7 @@ def fairness_probe(version, flooder, light_user, timeout_s):
     """The flooder fills its allowance, then the light user submits once: count how
     many of the flooder's submissions were graded (started) before the light user's."""
     from submissions.models import Purpose, Submission
-    from submissions.services import create_submission
+    from submissions.services.intake import create_submission
 
     flood_ids, _ = flood(version, flooder, QUEUED_LIMIT)
     light_id = create_submission(light_user, version, version.solution_code, purpose=Purpose.QUICK_CHECK).pk

@@ -173,7 +173,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60),
-        # Priorities 0..9, lowest first: submissions.services.fair_priority orders work round-robin by user.
+        # Priorities 0..9, lowest first: submissions.services.queueing.fair_priority orders work round-robin by user.
         "priority_steps": list(range(10)),
         "sep": ":",
         "queue_order_strategy": "priority",

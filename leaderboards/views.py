@@ -3,8 +3,8 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 
-from questions import services as question_services
 from questions.models import DIFFICULTY_POINTS, Kind
+from questions.services import browsing
 from submissions.models import Submission
 
 from . import services
@@ -34,7 +34,7 @@ def index(request):
 
 
 def exercise(request, slug):
-    question = question_services.public_question(slug)  # cached under the bank's version
+    question = browsing.public_question(slug)  # cached under the bank's version
     if question is None or question.kind != Kind.CODING:
         raise Http404("No such exercise.")
     available = services.hardware_for(question)

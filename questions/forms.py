@@ -1,7 +1,7 @@
 from django import forms
 
 from .numeric import answer_help
-from .services import MAX_ANSWER_CHARS
+from .services.answering import MAX_ANSWER_CHARS
 
 CONFIDENCE_CHOICES = [
     (1, "1 · guessing"),

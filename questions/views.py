@@ -7,17 +7,19 @@ from django.template.loader import select_template
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import services, tracks
+from . import tracks
 from .forms import ConceptAnswerForm, NumericAnswerForm, RubricForm
 from .models import Attempt, Kind, Question
 from .numeric import slip_words, to_question_unit, unit_slip
 from .rendering import render_markdown
+from .services import answering, browsing, coverage, drafts, editorial
+from .services.calibration import user_calibration
 
 CODING_PANEL_TEMPLATE = "submissions/coding_panel.html"
 
 
 def browse(request):
-    return render(request, "questions/browse.html", {"browse": services.browse_questions(request.GET), "orders": services.ORDERS})
+    return render(request, "questions/browse.html", {"browse": browsing.browse_questions(request.GET), "orders": browsing.ORDERS})
 
 
 def _coding_panel_exists():
@@ -32,14 +34,14 @@ def _coding_panel_exists():
 # Never from the browser's cache: Back after a submission must show the draft saved since, not the page as first served.
 @never_cache
 def detail(request, slug):
-    question = services.public_question(slug)
+    question = browsing.public_question(slug)
     if question is None:
         raise Http404("No such question.")
     user = request.user
     can_practise = user.is_authenticated and not question.is_retired
     form = None
     if can_practise and question.kind == Kind.CONCEPT:
-        form = ConceptAnswerForm(request.POST or None, initial={"answer": services.draft_text(user, question)})
+        form = ConceptAnswerForm(request.POST or None, initial={"answer": drafts.draft_text(user, question)})
     elif can_practise and question.kind == Kind.NUMERIC:
         form = NumericAnswerForm(request.POST or None, unit=question.answer_unit)
 
@@ -59,7 +61,7 @@ def detail(request, slug):
     }
     if question.kind == Kind.CODING:
         context["exercise"] = question.exercise
-        context["editorial"] = services.editorial_for(user, question)
+        context["editorial"] = editorial.editorial_for(user, question)
         if _coding_panel_exists():
             context["coding_panel_template"] = CODING_PANEL_TEMPLATE
     return render(request, "questions/detail.html", context)
@@ -75,8 +77,8 @@ def track(request, slug):
 def _record_answer(question, user, form):
     """Returns the new attempt, or None with the problem added to the form."""
     if question.kind == Kind.CONCEPT:
-        return services.reveal_concept_answer(user, question, form.cleaned_data["answer"], form.cleaned_data["confidence"])
-    attempt, check = services.answer_numeric(user, question, form.cleaned_data["value"], form.cleaned_data["confidence"])
+        return answering.reveal_concept_answer(user, question, form.cleaned_data["answer"], form.cleaned_data["confidence"])
+    attempt, check = answering.answer_numeric(user, question, form.cleaned_data["value"], form.cleaned_data["confidence"])
     if attempt is None:
         form.add_error("value", check.error)
     return attempt
@@ -92,7 +94,7 @@ def attempt(request, slug, pk):
     if question.kind == Kind.CONCEPT:
         form = RubricForm(request.POST or None, rubric=question.rubric, initial={"covered": attempt.rubric_checked})
         if request.method == "POST" and form.is_valid():
-            services.score_concept_attempt(attempt, form.cleaned_data["covered"])
+            answering.score_concept_attempt(attempt, form.cleaned_data["covered"])
             messages.success(request, f"Saved: you covered {len(attempt.rubric_checked)} of {len(question.rubric)} points.")
             return redirect("questions:attempt", slug=slug, pk=pk)
         context["form"] = form
@@ -111,8 +113,8 @@ def save_draft(request, slug):
         return JsonResponse({"error": "Sign in to save drafts."}, status=403)
     question = get_object_or_404(Question.objects.public().live(), slug=slug, kind__in=(Kind.CONCEPT, Kind.CODING))
     try:
-        draft = services.save_draft(request.user, question, request.POST.get("text", ""))
-    except services.UnstorableAnswer as exc:
+        draft = drafts.save_draft(request.user, question, request.POST.get("text", ""))
+    except answering.UnstorableAnswer as exc:
         return JsonResponse({"error": str(exc)}, status=400)
     return JsonResponse({"saved": True, "updated_at": draft.updated_at.isoformat()})
 
@@ -120,11 +122,11 @@ def save_draft(request, slug):
 @login_required
 def progress(request):
     user = request.user
-    calibration = services.user_calibration(user)
+    calibration = user_calibration(user)
     context = {
-        "attempts": services.recent_attempts(user),
-        "submissions": services.recent_submissions(user),
-        "coverage": services.coverage_by_topic(user),
+        "attempts": coverage.recent_attempts(user),
+        "submissions": coverage.recent_submissions(user),
+        "coverage": coverage.coverage_by_topic(user),
         "calibration": calibration,
         "calibration_chart": {
             "labels": [str(level.confidence) for level in calibration.levels],

@@ -10,10 +10,12 @@ from django.views.decorators.http import require_GET, require_POST
 from urllib.parse import urlencode
 
 from questions.models import Kind, Question
-from questions.services import UnstorableAnswer, save_draft
+from questions.services.answering import UnstorableAnswer
+from questions.services.drafts import save_draft
 from questions.text import unix_newlines
 
-from . import comparison, services, speed
+from . import comparison, speed
+from .services import gpu_workers, intake, listing, queueing
 from .models import SITTING_PURPOSES, Purpose, Submission
 from .states import Verdict
 
@@ -43,10 +45,10 @@ def _submission_context(submission):
         "submission": submission,
         "question": submission.exercise.question,
         "report": submission.report or {},
-        "waiting_for_gpu": services.waiting_for_gpu(submission),
-        "progress": services.submission_progress(submission),
+        "waiting_for_gpu": gpu_workers.waiting_for_gpu(submission),
+        "progress": queueing.submission_progress(submission),
         "against_previous": comparison.against_previous(submission) if submission.is_final else None,
-        "can_grade_again": submission.is_final and services.can_grade_again(submission),
+        "can_grade_again": submission.is_final and intake.can_grade_again(submission),
         # Faster, not faster, or the starter unchanged (submissions.speed): the page words the figure by it.
         "speed": speed.submission_speed(submission) if submission.is_final else None,
     }
@@ -67,7 +69,7 @@ def submit(request, slug):
         error, status = "Your code contains bytes that are not valid UTF-8 (shown as \ufffd). Fix them and submit again.", 400
     else:
         try:
-            submission = services.submit_practice(request.user, exercise, code, purpose=purpose)
+            submission = intake.submit_practice(request.user, exercise, code, purpose=purpose)
         except ValidationError as exc:
             error, status = " ".join(exc.messages), REFUSAL_STATUS.get(exc.code, 400)
     if error:
@@ -105,10 +107,10 @@ def edit_again(request, pk):
 @require_POST
 @login_required
 def grade_again(request, pk):
-    """Another grading of the same code (services.grade_again); a refusal comes back as a message on the page."""
+    """Another grading of the same code (intake.grade_again); a refusal comes back as a message on the page."""
     submission = _own_submission(request, pk)
     try:
-        again = services.grade_again(request.user, submission)
+        again = intake.grade_again(request.user, submission)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect(submission)
@@ -153,7 +155,7 @@ def submission_list(request):
     """My submissions, newest first, filtered by exercise, kind and verdict, a page at a time."""
     chosen = {name: request.GET.get(name, "") for name in ("exercise", "purpose", "verdict")}
     mine = Submission.objects.filter(user=request.user).exclude(purpose__in=SITTING_PURPOSES)
-    submissions = services.filter_submissions(mine, **chosen)
+    submissions = listing.filter_submissions(mine, **chosen)
     context = {
         "page_obj": Paginator(submissions, SUBMISSIONS_PER_PAGE).get_page(request.GET.get("page")),
         "chosen": chosen,

@@ -4,8 +4,8 @@ import re
 from django import template
 
 from grader.grading import exercise_limits as clamped_limits
-from questions.services import draft_text
-from submissions import services
+from questions.services.drafts import draft_text
+from submissions.services import gpu_workers, listing
 from submissions.states import Speed
 
 register = template.Library()
@@ -21,7 +21,7 @@ def speed_label(word):
 
 @register.simple_tag
 def recent_submissions(user, question, limit=10):
-    return services.recent_submissions(user, question, limit)
+    return listing.recent_submissions(user, question, limit)
 
 
 @register.simple_tag
@@ -37,8 +37,8 @@ def editor_code(user, exercise, posted=None):
 @register.simple_tag
 def gpu_unavailable(exercise):
     """Why `exercise` cannot be graded now (a GPU exercise with no GPU worker online), or ""."""
-    if exercise.target == "gpu" and not services.gpu_worker_online():
-        return services.NO_GPU_WORKER_MESSAGE
+    if exercise.target == "gpu" and not gpu_workers.gpu_worker_online():
+        return gpu_workers.NO_GPU_WORKER_MESSAGE
     return ""
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from submissions.models import Purpose
-from submissions.services import check_submission_rate, create_submission
+from submissions.services.intake import check_submission_rate, create_submission
 from submissions.states import Status, Verdict
 from questions.models import Kind
 from questions.numeric import check_numeric

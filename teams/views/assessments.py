@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from submissions.services import gpu_worker_online
+from submissions.services.gpu_workers import gpu_worker_online
 
 from .. import services
 from ..access import scoped_object_or_404

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from leaderboards.models import LeaderboardEntry
 from questions.models import Question
-from submissions import services as submission_services
 from submissions.models import Submission
+from submissions.services import lifecycle
 from submissions.states import Status, Verdict
 
 from .conftest import sign_up
@@ -96,7 +96,7 @@ def test_code_is_kept_through_back_links_and_edit_again(bank, open_page):
 
 
 def accepted_report(speedup):
-    """What a worker writes for an accepted answer (submissions.services.finish takes it as the harness's)."""
+    """What a worker writes for an accepted answer (submissions.services.lifecycle.finish takes it as the harness's)."""
     sizes = [
         {"size": size, "time_s": seconds / speedup, "reference_time_s": seconds, "speedup": speedup, "speedup_ci": [speedup * 0.9, speedup * 1.1],
          "peak_memory_bytes": 3 * size * size * 8, "reference_peak_memory_bytes": size * size * 8, "correct": True,
@@ -123,7 +123,7 @@ def test_the_live_result_draws_how_it_compares(bank, open_page):
     expect(page.locator("#submission-status")).to_have_text("Queued")
 
     Submission.objects.filter(pk=submission.pk).update(status=Status.RUNNING, attempts=1, started_at=timezone.now())
-    submission_services.finish(Submission.objects.get(pk=submission.pk), accepted_report(4.0))
+    lifecycle.finish(Submission.objects.get(pk=submission.pk), accepted_report(4.0))
 
     expect(page.locator("#submission-report .verdict")).to_have_text("Accepted")
     chart = page.locator("canvas[data-standing-chart]")

@@ -27,5 +27,5 @@ def test_small_burst_is_all_graded_and_the_flood_is_refused(postgres_url, tmp_pa
     assert result["flood"]["queued"] == 10 and result["flood"]["refused"] == 15
     assert "the limit is 10" in result["flood"]["message"]
     assert set(result["verdicts"]) <= {"accepted", "wrong_answer", "runtime_error"}
-    # submissions.services.fair_priority: the light user's one submission overtakes the flooder's backlog.
+    # submissions.services.queueing.fair_priority: the light user's one submission overtakes the flooder's backlog.
     assert result["fairness"]["order"] == "fair", result["fairness"]

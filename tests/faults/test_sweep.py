@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from questions.models import ExerciseVersion, Question
-from submissions import services
 from submissions.models import Submission
+from submissions.services import housekeeping, lifecycle, queueing
 from submissions.states import Status, Verdict
 from tests.hostile.conftest import tiny_exercise
 
@@ -30,7 +30,7 @@ def version(db):
 def enqueued(monkeypatch):
     """What the sweep hands to the broker (the publishing itself is covered by the fault tests)."""
     sent = []
-    monkeypatch.setattr(services, "enqueue", lambda submission: sent.append(submission.pk))
+    monkeypatch.setattr(queueing, "enqueue", lambda submission: sent.append(submission.pk))
     return sent
 
 
@@ -43,20 +43,20 @@ def stuck(user, version, status, attempts, age_s):
 
 
 def test_sweep_requeues_lost_rows_and_fails_exhausted_ones(candidate, version, enqueued):
-    lost_message = stuck(candidate, version, Status.QUEUED, 0, services.REQUEUE_QUEUED_AFTER_S + 5)
-    lost_worker = stuck(candidate, version, Status.RUNNING, 1, services.RECLAIM_RUNNING_AFTER_S + 5)
-    exhausted = stuck(candidate, version, Status.RUNNING, services.MAX_ATTEMPTS, services.RECLAIM_RUNNING_AFTER_S + 5)
+    lost_message = stuck(candidate, version, Status.QUEUED, 0, housekeeping.REQUEUE_QUEUED_AFTER_S + 5)
+    lost_worker = stuck(candidate, version, Status.RUNNING, 1, lifecycle.RECLAIM_RUNNING_AFTER_S + 5)
+    exhausted = stuck(candidate, version, Status.RUNNING, lifecycle.MAX_ATTEMPTS, lifecycle.RECLAIM_RUNNING_AFTER_S + 5)
     young_queued = stuck(candidate, version, Status.QUEUED, 0, 5)
     young_running = stuck(candidate, version, Status.RUNNING, 1, 5)
 
-    assert services.sweep_stuck_submissions() == {"requeued": 2, "failed": 1}
+    assert housekeeping.sweep_stuck_submissions() == {"requeued": 2, "failed": 1}
 
     assert sorted(enqueued) == sorted([lost_message.pk, lost_worker.pk])
     lost_worker.refresh_from_db()
     assert lost_worker.status == Status.QUEUED and lost_worker.platform_error == "the grading worker stopped mid-run"
     exhausted.refresh_from_db()
     assert exhausted.status == Status.DONE and exhausted.verdict == Verdict.INTERNAL_ERROR
-    assert f"{services.MAX_ATTEMPTS} times" in exhausted.message and "not your code" in exhausted.message
+    assert f"{lifecycle.MAX_ATTEMPTS} times" in exhausted.message and "not your code" in exhausted.message
     for young in (young_queued, young_running):
         before = young.status
         young.refresh_from_db()
@@ -64,6 +64,6 @@ def test_sweep_requeues_lost_rows_and_fails_exhausted_ones(candidate, version, e
 
 
 def test_sweep_is_idempotent(candidate, version, enqueued):
-    stuck(candidate, version, Status.RUNNING, services.MAX_ATTEMPTS, services.RECLAIM_RUNNING_AFTER_S + 5)
-    assert services.sweep_stuck_submissions() == {"requeued": 0, "failed": 1}
-    assert services.sweep_stuck_submissions() == {"requeued": 0, "failed": 0}
+    stuck(candidate, version, Status.RUNNING, lifecycle.MAX_ATTEMPTS, lifecycle.RECLAIM_RUNNING_AFTER_S + 5)
+    assert housekeeping.sweep_stuck_submissions() == {"requeued": 0, "failed": 1}
+    assert housekeeping.sweep_stuck_submissions() == {"requeued": 0, "failed": 0}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from submissions import services
+from submissions.services import housekeeping, lifecycle
 from submissions.models import Submission
 from submissions.states import Status, Verdict
 from interview_platform.celery import app
@@ -42,7 +42,7 @@ def create_via_service(env, user, version, code, count=1):
     script = (
         "import json\n"
         "from django.contrib.auth import get_user_model\n"
-        "from submissions.services import create_submission\n"
+        "from submissions.services.intake import create_submission\n"
         "from questions.models import ExerciseVersion\n"
         f"user = get_user_model().objects.get(pk={user.pk})\n"
         f"version = ExerciseVersion.objects.get(pk={version.pk})\n"
@@ -53,7 +53,7 @@ def create_via_service(env, user, version, code, count=1):
 
 
 def sweep_via_service(env):
-    out = manage_shell(env, "import json; from submissions.services import sweep_stuck_submissions as s; print(json.dumps(s()))")
+    out = manage_shell(env, "import json; from submissions.services.housekeeping import sweep_stuck_submissions as s; print(json.dumps(s()))")
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -108,7 +108,7 @@ def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
     assert (row.status, row.attempts) == (Status.RUNNING, 1)
 
     start_worker(env, name="second")
-    backdate([submission_id], services.RECLAIM_RUNNING_AFTER_S + 1)
+    backdate([submission_id], lifecycle.RECLAIM_RUNNING_AFTER_S + 1)
     assert sweep_via_service(env) == {"requeued": 1, "failed": 0}
     wait_for(all_done([submission_id]), 60, "the requeued submission to be graded")
     row = Submission.objects.get(pk=submission_id)
@@ -132,7 +132,7 @@ def test_killed_workers_message_is_redelivered_without_the_sweep(
     wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
     first.kill()
     # The claim is only stale (reclaimable) after RECLAIM_RUNNING_AFTER_S; time passing is simulated.
-    backdate([submission_id], services.RECLAIM_RUNNING_AFTER_S + 1)
+    backdate([submission_id], lifecycle.RECLAIM_RUNNING_AFTER_S + 1)
     start_worker(env, name="second")
     wait_for(all_done([submission_id]), 60 + 60, "redelivery after the visibility timeout")
     row = Submission.objects.get(pk=submission_id)
@@ -152,7 +152,7 @@ def test_redis_restart_loses_messages_and_the_sweep_recovers_them(
         start_worker(env)
         time.sleep(3)
         assert Submission.objects.filter(pk__in=ids, status=Status.QUEUED).count() == 3, "nothing should have been delivered"
-        backdate(ids, services.REQUEUE_QUEUED_AFTER_S + 1)
+        backdate(ids, housekeeping.REQUEUE_QUEUED_AFTER_S + 1)
         assert sweep_via_service(env) == {"requeued": 3, "failed": 0}
         wait_for(all_done(ids), 60, "the requeued submissions to be graded")
     rows = Submission.objects.filter(pk__in=ids)

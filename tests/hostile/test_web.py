@@ -14,8 +14,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import Profile, profile_for
 from questions.models import ExerciseVersion, Question
-from submissions import services
 from submissions.models import Submission
+from submissions.services import intake
 from submissions.states import Status, Verdict
 
 from .conftest import tiny_exercise
@@ -113,7 +113,7 @@ def test_non_utf8_bytes_are_refused(candidate_client, exercise_version):
 )
 def test_service_validation_refuses_bad_code(code, error_code):
     with pytest.raises(ValidationError) as caught:
-        services.clean_code(code)
+        intake.clean_code(code)
     assert caught.value.code == error_code
 
 

@@ -71,9 +71,9 @@ def test_a_grading_task_logs_its_submission_id(json_lines):
             hotpath_request_id = "from-the-web-1234"
 
     celery_signals.task_prerun.send(sender=Task, task_id="t1", task=Task, args=(42,), kwargs={})
-    logging.getLogger("submissions.services").info("grading")
+    logging.getLogger("submissions.services.lifecycle").info("grading")
     celery_signals.task_postrun.send(sender=Task, task_id="t1", task=Task, args=(42,), kwargs={})
-    logging.getLogger("submissions.services").info("idle")
+    logging.getLogger("submissions.services.lifecycle").info("idle")
     grading, idle = json_lines()[-2:]
     assert grading["submission_id"] == 42 and grading["request_id"] == "from-the-web-1234"
     assert idle["submission_id"] is None and idle["request_id"] is None

@@ -3,9 +3,9 @@ tags, difficulty and kind, and the list and the home page offer it."""
 import pytest
 from django.urls import reverse
 
-from questions import services
 from questions.loader.schema import TOPIC_FOLDERS
 from questions.models import Question
+from questions.services import browsing
 
 BROWSE = reverse("questions:browse")
 FOUNDATION = "Technical Foundation and Self Assessment"
@@ -79,7 +79,7 @@ def test_an_unknown_order_is_the_default_one(client, mixed_bank):
 
 def test_every_topic_of_the_bank_has_a_place_in_the_order():
     # A topic added to the one list must be placed in the path, not left to sort after the others by name.
-    assert set(services.BEGINNER_TOPICS) == set(TOPIC_FOLDERS)
+    assert set(browsing.BEGINNER_TOPICS) == set(TOPIC_FOLDERS)
 
 
 @pytest.mark.parametrize(
@@ -91,7 +91,7 @@ def test_every_topic_of_the_bank_has_a_place_in_the_order():
     ],
 )
 def test_gpu_material_is_told_by_its_tags(tags, gpu):
-    assert services.is_gpu_material(tags) is gpu
+    assert browsing.is_gpu_material(tags) is gpu
 
 
 def test_the_home_page_links_the_path_and_starts_on_its_first_step(client, mixed_bank):

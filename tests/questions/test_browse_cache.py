@@ -7,12 +7,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from questions import bank_version, services
+from questions import bank_version
 from questions.models import Attempt, Draft, Question
+from questions.services import browsing
 
 BROWSE = reverse("questions:browse")
 TOPIC = "Algorithmic Complexity & Code-Level Optimization"
-PAGE = services.BROWSE_PAGE_SIZE
+PAGE = browsing.BROWSE_PAGE_SIZE
 
 
 def titles(response):

@@ -2,7 +2,7 @@
 import pytest
 
 from questions.models import Attempt
-from questions.services import calibration, normalised_confidence, user_calibration
+from questions.services.calibration import calibration, normalised_confidence, user_calibration
 
 
 def test_normalised_confidence_spans_zero_to_one():

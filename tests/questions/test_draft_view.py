@@ -2,7 +2,7 @@ import pytest
 from django.urls import reverse
 
 from questions.models import Draft
-from questions.services import MAX_ANSWER_CHARS
+from questions.services.answering import MAX_ANSWER_CHARS
 
 DRAFT_URL = reverse("questions:save_draft", args=["amortised-doubling"])
 

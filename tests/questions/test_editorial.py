@@ -3,7 +3,7 @@ only after their own accepted practice submission: never before, never from a si
 import pytest
 from django.urls import reverse
 
-from questions import services
+from questions.services.editorial import editorial_for
 from submissions.models import Purpose, Submission
 from submissions.states import Status, Verdict
 
@@ -28,7 +28,7 @@ def test_locked_before_any_submission(candidate_client, candidate, loaded_bank):
     html = _page(candidate_client, coding)
     assert "Editorial" not in html and SAMPLE not in html
     assert LOCKED in html
-    assert services.editorial_for(candidate, coding) is None
+    assert editorial_for(candidate, coding) is None
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_not_earned_by_rejection_sitting_or_quick_check(candidate_client, candid
     coding = loaded_bank["coding"]
     _submit(candidate, coding, verdict=verdict, purpose=purpose)
     assert SAMPLE not in _page(candidate_client, coding)
-    assert services.editorial_for(candidate, coding) is None
+    assert editorial_for(candidate, coding) is None
 
 
 def test_someone_elses_acceptance_earns_nothing(candidate_client, outsider, loaded_bank):
@@ -61,7 +61,7 @@ def test_shown_after_own_acceptance(candidate_client, candidate, loaded_bank):
     assert "np.square" in html
     assert "return np.square(values)" in html  # the model solution, not in the starter or reference
     assert LOCKED not in html
-    editorial = services.editorial_for(candidate, coding)
+    editorial = editorial_for(candidate, coding)
     assert editorial.sample_answer == SAMPLE
     assert editorial.solution_code == coding.current_exercise().solution_code
 

@@ -108,16 +108,16 @@ def manage(env, *args, timeout=WAIT_S + 30):
 SUBMIT = """
 import json
 from django.contrib.auth import get_user_model
-from submissions import services
+from submissions.services import intake, queueing
 from questions.models import ExerciseVersion, Question
 spec, files, code, duplicate = json.loads({payload!r})
 question = Question.objects.create(slug="tiny-scale", title="Scale", topic="t", difficulty="easy", kind="coding", prompt="p")
 version = ExerciseVersion.objects.create(question=question, number=1, spec=spec, reference_code=files["reference.py"],
     starter_code=files["starter.py"], inputs_code=files["inputs.py"], solution_code=files["solution.py"], content_hash="e2e")
 user = get_user_model().objects.create_user("e2e", password="x")
-submission = services.create_submission(user, version, code)
+submission = intake.create_submission(user, version, code)
 if duplicate:
-    services.enqueue(submission)  # the same task delivered twice
+    queueing.enqueue(submission)  # the same task delivered twice
 print(submission.pk)
 """
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import yaml
 
-from submissions import services
 from submissions.models import Purpose, Submission
+from submissions.services import intake, queueing
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
@@ -20,16 +20,16 @@ def test_a_quick_check_goes_to_the_check_queue_and_practice_to_cpu(
     candidate, exercise_version, queued, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        check = services.create_submission(candidate, exercise_version, CODE, purpose=Purpose.QUICK_CHECK)
-        practice = services.create_submission(candidate, exercise_version, CODE)
+        check = intake.create_submission(candidate, exercise_version, CODE, purpose=Purpose.QUICK_CHECK)
+        practice = intake.create_submission(candidate, exercise_version, CODE)
     assert queued == [([check.pk], "check"), ([practice.pk], "cpu")]
 
 
 def test_a_quick_check_has_nobody_ahead_while_full_gradings_wait(candidate, outsider, exercise_version):
     full = [Submission.objects.create(user=outsider, exercise=exercise_version, code=CODE) for _ in range(3)]
     check = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE, purpose=Purpose.QUICK_CHECK)
-    assert services.queue_position(check) == 0
-    assert [services.queue_position(s) for s in full] == [0, 1, 2]
+    assert queueing.queue_position(check) == 0
+    assert [queueing.queue_position(s) for s in full] == [0, 1, 2]
 
 
 def test_gpu_quick_checks_stay_on_the_gpu_queue(candidate, exercise_version):

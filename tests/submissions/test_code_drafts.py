@@ -20,7 +20,7 @@ def isolated_cache(settings):
 
 @pytest.fixture
 def no_broker(monkeypatch):
-    monkeypatch.setattr("submissions.services.enqueue", lambda submission: None)
+    monkeypatch.setattr("submissions.services.queueing.enqueue", lambda submission: None)
 
 
 def exercise_page(client, exercise_version):

@@ -4,8 +4,8 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
-from submissions import services
 from submissions.models import Submission
+from submissions.services import gpu_workers, queueing
 
 CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
 
@@ -28,26 +28,26 @@ def buttons(html):
 
 
 def test_no_gpu_worker_warns_and_disables_submitting(candidate_client, gpu_exercise, monkeypatch):
-    monkeypatch.setattr(services, "enqueue", lambda submission: None)
+    monkeypatch.setattr(queueing, "enqueue", lambda submission: None)
     html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
-    assert services.NO_GPU_WORKER_MESSAGE in html
+    assert gpu_workers.NO_GPU_WORKER_MESSAGE in html
     assert len(buttons(html)) == 2 and all(" disabled" in line for line in buttons(html))
 
     response = candidate_client.post(reverse("submissions:submit", args=[gpu_exercise.question.slug]), {"code": CODE, "purpose": "practice"})
-    assert response.status_code == 400 and services.NO_GPU_WORKER_MESSAGE in response.content.decode()
+    assert response.status_code == 400 and gpu_workers.NO_GPU_WORKER_MESSAGE in response.content.decode()
     assert not Submission.objects.exists()
 
 
 def test_with_a_gpu_worker_online_it_is_an_ordinary_exercise(candidate_client, gpu_exercise):
-    services.record_gpu_heartbeat({"gpu": "test"})
+    gpu_workers.record_gpu_heartbeat({"gpu": "test"})
     html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
-    assert services.NO_GPU_WORKER_MESSAGE not in html
+    assert gpu_workers.NO_GPU_WORKER_MESSAGE not in html
     assert not any(" disabled" in line for line in buttons(html))
 
 
 def test_cpu_exercises_never_wait_for_a_gpu(candidate_client, exercise_version):
     html = candidate_client.get(exercise_version.question.get_absolute_url()).content.decode()
-    assert services.NO_GPU_WORKER_MESSAGE not in html and not any(" disabled" in line for line in buttons(html))
+    assert gpu_workers.NO_GPU_WORKER_MESSAGE not in html and not any(" disabled" in line for line in buttons(html))
 
 
 def test_a_gpu_exercise_says_how_the_gpu_is_measured(candidate_client, gpu_exercise):

@@ -8,9 +8,10 @@ from django.core.management.base import OutputWrapper
 from django.urls import reverse
 from django.utils import timezone
 
-from submissions import progress, services
+from submissions import progress
 from submissions.management.commands.grade import Command as GradeCommand
 from submissions.models import Purpose, Submission
+from submissions.services import lifecycle, queueing
 from submissions.states import Status
 
 from .conftest import needs_harness
@@ -70,19 +71,19 @@ def test_the_estimate_left_counts_down_from_when_it_was_stored():
 def test_submission_progress_queued_running_and_done(candidate, outsider, exercise_version):
     ahead = Submission.objects.create(user=outsider, exercise=exercise_version, code=CODE)
     mine = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
-    shown = services.submission_progress(mine)
+    shown = queueing.submission_progress(mine)
     assert (shown["phase"], shown["queue_position"], shown["label"]) == ("queued", 1, "Queued: 1 submission ahead")
 
     Submission.objects.filter(pk=ahead.pk).update(status=Status.RUNNING, started_at=timezone.now())
     ahead.refresh_from_db()
-    assert services.submission_progress(ahead)["label"] == "Starting the sandbox"
+    assert queueing.submission_progress(ahead)["label"] == "Starting the sandbox"
     progress.ProgressStore(ahead.pk)(TIMING)
-    shown = services.submission_progress(ahead)
+    shown = queueing.submission_progress(ahead)
     assert shown["label"] == "Timing size 2 of 3, pair 5 of 21" and shown["elapsed_s"] is not None
 
     Submission.objects.filter(pk=ahead.pk).update(status=Status.DONE)
     ahead.refresh_from_db()
-    assert services.submission_progress(ahead) is None
+    assert queueing.submission_progress(ahead) is None
 
 
 def test_the_status_endpoint_and_page_show_progress(candidate_client, candidate, exercise_version):
@@ -130,7 +131,7 @@ def test_a_real_grading_stores_its_phases_and_clears_them(candidate, exercise_ve
 
     monkeypatch.setattr(progress.ProgressStore, "_write", spy)
     submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE, purpose=Purpose.PRACTICE)
-    graded = services.run_grading(submission.pk)
+    graded = lifecycle.run_grading(submission.pk)
     phases = [entry["phase"] for entry in written]
     assert graded.status == Status.DONE and phases[0] == "starting"
     assert "timing" in phases and "checking" in phases, phases

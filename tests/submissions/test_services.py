@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from grader import grading
 from grader.errors import PlatformError
-from submissions import services
 from submissions.models import Purpose, Submission
+from submissions.services import gpu_workers, housekeeping, intake, lifecycle
 from submissions.signals import submission_graded
 from submissions.states import Status, Verdict
 
@@ -54,7 +54,7 @@ def make_submission(user, exercise_version, **fields):
 
 def test_create_saves_and_queues_on_commit(candidate, exercise_version, queued, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        submission = services.create_submission(candidate, exercise_version, CODE)
+        submission = intake.create_submission(candidate, exercise_version, CODE)
     assert submission.status == Status.QUEUED and submission.purpose == Purpose.PRACTICE
     assert queued == [([submission.pk], "cpu")]
 
@@ -66,8 +66,8 @@ def test_each_task_is_prioritised_by_its_place_in_the_owners_backlog(
     flooder's first, ahead of the flooder's later ones (Redis serves 0 first)."""
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
-            services.create_submission(candidate, exercise_version, CODE)
-        services.create_submission(outsider, exercise_version, CODE)
+            intake.create_submission(candidate, exercise_version, CODE)
+        intake.create_submission(outsider, exercise_version, CODE)
     assert queued.priorities == [0, 1, 2, 0]
 
 
@@ -83,26 +83,26 @@ def test_each_task_is_prioritised_by_its_place_in_the_owners_backlog(
 def test_create_rejects_bad_code(candidate, exercise_version, queued, code, error_code, settings):
     settings.SUBMISSION_MAX_BYTES = 64 * 1024
     with pytest.raises(ValidationError) as caught:
-        services.create_submission(candidate, exercise_version, code)
+        intake.create_submission(candidate, exercise_version, code)
     assert caught.value.code == error_code and caught.value.messages[0]
     assert not Submission.objects.exists() and queued == []
 
 
 def test_create_accepts_utf8_bytes(candidate, exercise_version, queued):
-    submission = services.create_submission(candidate, exercise_version, "# café\n".encode() + CODE.encode())
+    submission = intake.create_submission(candidate, exercise_version, "# café\n".encode() + CODE.encode())
     assert submission.code.startswith("# café")
 
 
 def test_per_user_limit_on_work_in_flight(candidate, outsider, exercise_version, queued, settings):
     settings.SUBMISSION_MAX_QUEUED_PER_USER = 2
-    services.create_submission(candidate, exercise_version, CODE)
-    services.create_submission(candidate, exercise_version, CODE)
+    intake.create_submission(candidate, exercise_version, CODE)
+    intake.create_submission(candidate, exercise_version, CODE)
     with pytest.raises(ValidationError) as caught:
-        services.create_submission(candidate, exercise_version, CODE)
+        intake.create_submission(candidate, exercise_version, CODE)
     assert caught.value.code == "too_many_queued" and "2" in caught.value.messages[0]
-    services.create_submission(outsider, exercise_version, CODE)  # other users are not affected
+    intake.create_submission(outsider, exercise_version, CODE)  # other users are not affected
     Submission.objects.filter(user=candidate).update(status=Status.DONE)
-    services.create_submission(candidate, exercise_version, CODE)  # finished work frees a place
+    intake.create_submission(candidate, exercise_version, CODE)  # finished work frees a place
 
 
 # -- run_grading ----------------------------------------------------------------------
@@ -110,8 +110,8 @@ def test_per_user_limit_on_work_in_flight(candidate, outsider, exercise_version,
 
 def test_run_twice_grades_once(candidate, exercise_version, grade_calls, graded_signals):
     submission = make_submission(candidate, exercise_version)
-    graded = services.run_grading(submission.pk)
-    assert services.run_grading(submission.pk) is None
+    graded = lifecycle.run_grading(submission.pk)
+    assert lifecycle.run_grading(submission.pk) is None
     assert grade_calls == ["full"] and graded_signals == [submission.pk]
     assert graded.status == Status.DONE and graded.verdict == Verdict.ACCEPTED
     assert (graded.speedup, graded.speedup_ci_low, graded.speedup_ci_high) == (40.0, 35.0, 45.0)
@@ -120,16 +120,16 @@ def test_run_twice_grades_once(candidate, exercise_version, grade_calls, graded_
 
 def test_quick_check_grades_in_check_mode(candidate, exercise_version, grade_calls):
     submission = make_submission(candidate, exercise_version, purpose=Purpose.QUICK_CHECK)
-    services.run_grading(submission.pk)
+    lifecycle.run_grading(submission.pk)
     assert grade_calls == ["check"]
 
 
 def test_running_row_is_left_alone_until_stale(candidate, exercise_version, grade_calls):
     submission = make_submission(candidate, exercise_version, status=Status.RUNNING, started_at=timezone.now(), attempts=1)
-    assert services.run_grading(submission.pk) is None and grade_calls == []
-    stale = timezone.now() - timedelta(seconds=services.RECLAIM_RUNNING_AFTER_S + 1)
+    assert lifecycle.run_grading(submission.pk) is None and grade_calls == []
+    stale = timezone.now() - timedelta(seconds=lifecycle.RECLAIM_RUNNING_AFTER_S + 1)
     Submission.objects.filter(pk=submission.pk).update(started_at=stale)
-    assert services.run_grading(submission.pk).attempts == 2 and grade_calls == ["full"]
+    assert lifecycle.run_grading(submission.pk).attempts == 2 and grade_calls == ["full"]
 
 
 def test_platform_error_requeues_then_gives_up(candidate, exercise_version, monkeypatch, graded_signals):
@@ -138,22 +138,22 @@ def test_platform_error_requeues_then_gives_up(candidate, exercise_version, monk
 
     monkeypatch.setattr(grading, "grade", broken)
     submission = make_submission(candidate, exercise_version)
-    for attempt in range(1, services.MAX_ATTEMPTS):
+    for attempt in range(1, lifecycle.MAX_ATTEMPTS):
         with pytest.raises(PlatformError):
-            services.run_grading(submission.pk)
+            lifecycle.run_grading(submission.pk)
         submission.refresh_from_db()
         assert (submission.status, submission.attempts) == (Status.QUEUED, attempt)
         assert "bwrap_missing" in submission.platform_error
-    closed = services.run_grading(submission.pk)
+    closed = lifecycle.run_grading(submission.pk)
     assert closed.status == Status.DONE and closed.verdict == Verdict.INTERNAL_ERROR
-    assert f"{services.MAX_ATTEMPTS} times" in closed.message and "bwrap" not in closed.message
+    assert f"{lifecycle.MAX_ATTEMPTS} times" in closed.message and "bwrap" not in closed.message
     assert graded_signals == [submission.pk]
 
 
 def test_unexpected_crash_is_internal_error_without_details(candidate, exercise_version, monkeypatch):
     monkeypatch.setattr(grading, "grade", lambda *a, **k: 1 / 0)
     submission = make_submission(candidate, exercise_version)
-    closed = services.run_grading(submission.pk)
+    closed = lifecycle.run_grading(submission.pk)
     assert closed.verdict == Verdict.INTERNAL_ERROR and "ZeroDivision" not in closed.message
     assert "ZeroDivision" in closed.platform_error
 
@@ -163,20 +163,20 @@ def test_unexpected_crash_is_internal_error_without_details(candidate, exercise_
 
 @pytest.fixture
 def no_gpu_heartbeat():
-    services.clear_gpu_heartbeat()
+    gpu_workers.clear_gpu_heartbeat()
     yield
-    services.clear_gpu_heartbeat()
+    gpu_workers.clear_gpu_heartbeat()
 
 
 def test_sweep_requeues_lost_work_and_fails_exhausted_rows(candidate, exercise_version, queued, graded_signals, no_gpu_heartbeat):
-    long_ago = timezone.now() - timedelta(seconds=services.RECLAIM_RUNNING_AFTER_S + 1)
+    long_ago = timezone.now() - timedelta(seconds=lifecycle.RECLAIM_RUNNING_AFTER_S + 1)
     lost_worker = make_submission(candidate, exercise_version, status=Status.RUNNING, started_at=long_ago, attempts=1)
-    exhausted = make_submission(candidate, exercise_version, status=Status.RUNNING, started_at=long_ago, attempts=services.MAX_ATTEMPTS)
+    exhausted = make_submission(candidate, exercise_version, status=Status.RUNNING, started_at=long_ago, attempts=lifecycle.MAX_ATTEMPTS)
     lost_message = make_submission(candidate, exercise_version)
     Submission.objects.filter(pk=lost_message.pk).update(created_at=long_ago)
     fresh = make_submission(candidate, exercise_version)
 
-    assert services.sweep_stuck_submissions() == {"requeued": 2, "failed": 1}
+    assert housekeeping.sweep_stuck_submissions() == {"requeued": 2, "failed": 1}
     assert sorted(args[0] for args, _ in queued) == sorted([lost_worker.pk, lost_message.pk])
     lost_worker.refresh_from_db()
     exhausted.refresh_from_db()
@@ -191,17 +191,17 @@ def test_gpu_work_waits_for_a_gpu_worker(candidate, exercise_version, queued, no
     exercise_version.save()
     submission = make_submission(candidate, exercise_version)
     Submission.objects.filter(pk=submission.pk).update(created_at=timezone.now() - timedelta(hours=1))
-    assert not services.gpu_worker_online() and services.waiting_for_gpu(submission)
-    assert services.sweep_stuck_submissions() == {"requeued": 0, "failed": 0}
+    assert not gpu_workers.gpu_worker_online() and gpu_workers.waiting_for_gpu(submission)
+    assert housekeeping.sweep_stuck_submissions() == {"requeued": 0, "failed": 0}
 
-    services.record_gpu_heartbeat({"gpu": "NVIDIA H200"})
-    assert cache.get(services.GPU_HEARTBEAT_KEY)["gpu"] == "NVIDIA H200"
-    assert services.gpu_worker_online() and not services.waiting_for_gpu(submission)
-    assert services.sweep_stuck_submissions() == {"requeued": 1, "failed": 0}
+    gpu_workers.record_gpu_heartbeat({"gpu": "NVIDIA H200"})
+    assert cache.get(gpu_workers.GPU_HEARTBEAT_KEY)["gpu"] == "NVIDIA H200"
+    assert gpu_workers.gpu_worker_online() and not gpu_workers.waiting_for_gpu(submission)
+    assert housekeeping.sweep_stuck_submissions() == {"requeued": 1, "failed": 0}
     assert queued == [([submission.pk], "gpu")]
 
 
 def test_clean_code_stores_browser_crlf_line_endings_as_newlines():
-    from submissions.services import clean_code
+    from submissions.services.intake import clean_code
 
     assert clean_code("def transform(x):\r\n    return x\r\n") == "def transform(x):\n    return x\n"

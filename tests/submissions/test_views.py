@@ -4,8 +4,8 @@ from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from submissions import services
 from submissions.models import Purpose, Submission
+from submissions.services import gpu_workers
 from submissions.states import Status, Verdict
 
 CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
@@ -130,11 +130,11 @@ def test_timings_download_is_404_without_timed_calls(candidate_client, submissio
 def test_waiting_for_gpu_notice(candidate_client, submission, exercise_version):
     exercise_version.spec = {**exercise_version.spec, "target": "gpu"}
     exercise_version.save()
-    services.clear_gpu_heartbeat()
+    gpu_workers.clear_gpu_heartbeat()
     page = candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
     assert "Waiting for a GPU worker: none is online right now" in page
     assert candidate_client.get(reverse("submissions:status", args=[submission.pk])).json()["waiting_for_gpu"] is True
-    services.record_gpu_heartbeat({"gpu": "test"})
+    gpu_workers.record_gpu_heartbeat({"gpu": "test"})
     assert candidate_client.get(reverse("submissions:status", args=[submission.pk])).json()["waiting_for_gpu"] is False
 
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from submissions.states import Verdict
 from teams import services
 from teams.models import Answer, CandidateSession, FinishReason
@@ -64,7 +64,7 @@ def test_the_candidate_report_fits_a_phone(page, client, reviewer, organisation,
     message = "Correct on all 3 sizes and 7 edge cases. " * 4 + "The grading machine was busy."
     report = {"verdict": Verdict.ACCEPTED, "speedup": 8.0, "speedup_ci": [7.2, 8.8], "message": message,
               "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
-    submission_services.finish(services.submit_code(session, coding, "def transform(x):\n    return x\n"), report)
+    lifecycle.finish(services.submit_code(session, coding, "def transform(x):\n    return x\n"), report)
     services.finish_session(session, FinishReason.SUBMITTED)
     client.force_login(reviewer)
     page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])

@@ -3,7 +3,7 @@ shows its traceback or the line at fault, on the page and in the live update."""
 import pytest
 from django.urls import reverse
 
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from submissions.states import Verdict
 from teams import services
 
@@ -19,12 +19,12 @@ def test_the_coding_question_uses_the_code_editor(candidate_client, session, ite
 
 def test_a_runtime_error_shows_its_traceback_and_a_syntax_error_its_line(candidate_client, session, items):
     raising = services.submit_code(session, items[2], "def transform(v):\n    return v[10**9]\n")
-    submission_services.finish(raising, {
+    lifecycle.finish(raising, {
         "verdict": Verdict.RUNTIME_ERROR, "message": "Your code raised IndexError on edge size 0.",
         "failure": {"traceback": 'File "solution.py", line 2, in transform\nIndexError: index 1000000000 is out of bounds'},
     })
     broken = services.submit_code(session, items[2], "def transform(v):\n    return (v +\n")
-    submission_services.finish(broken, {"verdict": Verdict.SYNTAX_ERROR, "message": "Syntax error at line 2: '(' was never closed.",
+    lifecycle.finish(broken, {"verdict": Verdict.SYNTAX_ERROR, "message": "Syntax error at line 2: '(' was never closed.",
                                     "failure": {"line": 2}})
 
     html = candidate_client.get(reverse("teams:take_question", args=[session.pk, 3])).content.decode()

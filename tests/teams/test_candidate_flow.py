@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from accounts import verification
 from leaderboards.models import LeaderboardEntry
-from submissions import services as submission_services
 from submissions.models import Purpose, Submission
+from submissions.services import lifecycle
 from submissions.states import Status, Verdict
 from teams import reports, services
 from teams.models import Answer, CandidateSession, Membership, Role
@@ -148,7 +148,7 @@ def test_assessment_submissions_never_reach_leaderboards(candidate, session, ite
     submission = services.submit_code(session, items[2], "import numpy as np\ndef transform(v):\n    return np.square(v)\n")
     report = {"verdict": Verdict.ACCEPTED, "speedup": 12.0, "speedup_ci": [11.0, 13.0], "message": "Accepted",
               "peak_memory_bytes": 1000, "reference_peak_memory_bytes": 4000, "hardware": "cpu"}
-    graded = submission_services.finish(submission, report)  # sends submission_graded, as a worker would
+    graded = lifecycle.finish(submission, report)  # sends submission_graded, as a worker would
     assert graded.verdict == Verdict.ACCEPTED and graded.speedup == 12.0
     assert not LeaderboardEntry.objects.filter(user=candidate).exists()
 

@@ -5,8 +5,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from questions import services as question_services
 from questions.models import ExerciseVersion, Kind, Question
+from questions.services import editorial
 from submissions.models import Purpose, Submission
 from teams import services
 from teams.models import Assessment
@@ -45,9 +45,9 @@ def _sit(organisation, hiring_manager, candidate, question):
 
 
 def test_hidden_while_sitting_one_that_holds_it(db, candidate, organisation, hiring_manager, solved_exercise, clock):
-    assert question_services.editorial_for(candidate, solved_exercise) is not None
+    assert editorial.editorial_for(candidate, solved_exercise) is not None
     _sit(organisation, hiring_manager, candidate, solved_exercise)
-    assert question_services.editorial_for(candidate, solved_exercise) is None
+    assert editorial.editorial_for(candidate, solved_exercise) is None
 
 
 def test_the_api_refuses_it_mid_sitting(db, client, candidate, organisation, hiring_manager, solved_exercise, clock):

@@ -5,7 +5,7 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.urls import reverse
 
-from submissions import services as submission_services
+from submissions.services import gpu_workers
 from teams.models import Assessment
 from teams.views import NO_GPU_WORKER_WARNING
 
@@ -48,5 +48,5 @@ def test_no_warning_while_a_gpu_worker_is_online(client, hiring_manager, empty_d
     version = coding_question.current_exercise()
     version.spec = {**version.spec, "target": "gpu"}
     version.save()
-    submission_services.record_gpu_heartbeat({"gpu": "test"})
+    gpu_workers.record_gpu_heartbeat({"gpu": "test"})
     assert add(client, hiring_manager, empty_draft, coding_question) == [f"Added “{coding_question}” as question 1."]

@@ -4,7 +4,7 @@ starter earns nothing; candidates whose intervals overlap share their rank on a 
 import pytest
 from django.urls import reverse
 
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from submissions.states import Speed, Verdict
 from teams import reports, services
 
@@ -18,7 +18,7 @@ MINE = "import numpy as np\n\ndef transform(values):\n    return np.square(value
 def grade(submission, speedup, ci):
     report = {"verdict": Verdict.ACCEPTED, "speedup": speedup, "speedup_ci": list(ci) if ci else None,
               "message": "Correct.", "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu"}
-    return submission_services.finish(submission, report)
+    return lifecycle.finish(submission, report)
 
 
 def coding_result(session, coding):

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import get_resolver, reverse
 
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from teams import services
 from teams.models import Answer, MemberInvitation, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from teams.services import org_tokens
@@ -105,7 +105,7 @@ def world(organisation, hiring_manager, reviewer, other_org_member, candidate, o
     Group.objects.get(name="Authors").user_set.add(staff_author)
     answer = Answer.objects.create(session=session, item=items[0], text="Geometric series")
     submission = services.submit_code(session, items[2], "def transform(x):\n    return x\n")
-    submission_services.finish(submission, TIMED_REPORT)
+    lifecycle.finish(submission, TIMED_REPORT)
     member_tokens = []
     services.invite_member(organisation, "new@example.com", "reviewer", hiring_manager, lambda t: member_tokens.append(t) or t)
     api_token, _ = org_tokens.create_token(organisation, "ATS", "reviewer", hiring_manager)

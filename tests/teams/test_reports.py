@@ -8,7 +8,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils.html import escape
 
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from submissions.states import Verdict
 from teams import reports, services
 from teams.fingerprints import tokens
@@ -36,7 +36,7 @@ BUSY = "The grading machine was busy: another process held the reference's CPU d
 def grade(submission, verdict=Verdict.ACCEPTED, speedup=None, memory=None, message=None):
     report = {"verdict": verdict, "speedup": speedup, "speedup_ci": [speedup * 0.9, speedup * 1.1] if speedup else None,
               "message": message or verdict, "peak_memory_bytes": memory, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
-    return submission_services.finish(submission, report)
+    return lifecycle.finish(submission, report)
 
 
 @pytest.fixture

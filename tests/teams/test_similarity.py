@@ -8,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from submissions import services as submission_services
 from submissions.models import Purpose, Submission
+from submissions.services import lifecycle
 from submissions.states import Status, Verdict
 from teams import reports, services
 from teams.fingerprints import compare, fingerprint, segments, tokens
@@ -163,7 +163,7 @@ def test_code_that_does_not_tokenise_is_compared_up_to_the_error():
 
 
 def _grade(submission):
-    return submission_services.finish(submission, {
+    return lifecycle.finish(submission, {
         "verdict": Verdict.ACCEPTED, "speedup": 2.0, "speedup_ci": [1.8, 2.2], "message": "ok",
         "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu",
     })

@@ -4,8 +4,9 @@ small inputs, shows its result, and never counts as an answer or towards a score
 import pytest
 from django.urls import reverse
 
-from submissions import services as submission_services
 from submissions.models import Purpose, Submission, queue_for
+from submissions.services import lifecycle
+from submissions.services.listing import recent_submissions
 from submissions.states import Verdict
 from teams import reports, services
 from teams.models import Assessment
@@ -26,7 +27,7 @@ def coding_result(session, item):
 
 
 def finish(submission, verdict=Verdict.ACCEPTED, **report):
-    submission_services.finish(submission, {"verdict": verdict, "message": report.pop("message", "Correct."), **report})
+    lifecycle.finish(submission, {"verdict": verdict, "message": report.pop("message", "Correct."), **report})
 
 
 def test_the_defaults_show_results_tracebacks_and_quick_check_but_not_hints_or_leaderboards():
@@ -45,7 +46,7 @@ def test_the_candidate_runs_a_quick_check_from_the_sitting(candidate_client, ses
     assert response.status_code == 302
     check = Submission.objects.get()
     assert check.purpose == Purpose.ASSESSMENT_CHECK and check.exercise == items[2].exercise_version
-    assert check.queue == "check" and submission_services.grading_mode(check.purpose) == "check"
+    assert check.queue == "check" and lifecycle.grading_mode(check.purpose) == "check"
     assert session.session_submissions.get().submission == check
     finish(check, message="Correct on the small inputs.", mode="check")
     html = page(candidate_client, session)
@@ -169,6 +170,6 @@ def test_the_learners_own_pages_leave_the_sitting_out(candidate_client, session,
     listing = candidate_client.get(reverse("submissions:list")).content.decode()
     assert "40x faster" not in listing and items[2].question.title not in listing
     assert "Quick check in an assessment" not in listing and ">Assessment<" not in listing
-    assert not list(submission_services.recent_submissions(graded.user, items[2].question))
+    assert not list(recent_submissions(graded.user, items[2].question))
     client.force_login(staff_author)  # the same client, now staff
     assert client.get(reverse("submissions:detail", args=[check.pk])).status_code == 200  # staff still reach them

@@ -6,7 +6,7 @@ import math
 import pytest
 from django.urls import reverse
 
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from submissions.states import Verdict
 from teams import reports, services
 from teams.reports import speed_score
@@ -25,7 +25,7 @@ def test_speed_score_curve():
 # Not the starter (conftest.STARTER, `return values`): the starter unchanged never scores (issue 30).
 def accept(session, item, speedup, code="def transform(v):\n    return [x * x for x in v]\n"):
     submission = services.submit_code(session, item, code)
-    submission_services.finish(submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"})
+    lifecycle.finish(submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"})
 
 
 def test_the_owner_sets_a_target_and_the_best_answer_counts(client, hiring_manager, session, items):

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from grader import host_limits
 from grader.gpu import NoGPU
 from grader.gpu import detect_gpu as detect_device
-from submissions import services
+from submissions.services import gpu_workers
 
 
 def detect_gpu():
@@ -29,12 +29,12 @@ class Heartbeat(threading.Thread):
 
     def run(self):
         while not self.stopped.is_set():
-            services.record_gpu_heartbeat(self.details)
-            self.stopped.wait(services.GPU_HEARTBEAT_INTERVAL_S)
+            gpu_workers.record_gpu_heartbeat(self.details)
+            self.stopped.wait(gpu_workers.GPU_HEARTBEAT_INTERVAL_S)
 
     def stop(self):
         self.stopped.set()
-        services.clear_gpu_heartbeat()
+        gpu_workers.clear_gpu_heartbeat()
 
 
 class Command(BaseCommand):

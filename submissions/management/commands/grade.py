@@ -16,7 +16,7 @@ from submissions import progress
 from grader.errors import PlatformError
 from grader.grading import MODES, Exercise, grade
 from grader.harness import feedback
-from submissions.services import clean_code
+from submissions.services.intake import clean_code
 from questions.loader import default_bank_dir, read_bank
 from questions.models import Question
 

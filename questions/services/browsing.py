@@ -1,36 +1,18 @@
-"""What the question pages do: browsing with facets, drafts, attempts and the
-figures on the progress page. Views call these and only render."""
+"""Browsing the bank: the list of live questions with facets and two orders, a public
+question's page, and what the home page says about the bank. All of it is cached under
+the bank's version."""
 import hashlib
 import json
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db import transaction
 from django.db.models import Count, Q
 
-from . import hooks
-from .bank_version import bank_version
-from .models import Attempt, Difficulty, Draft, Kind, Question
-from .numeric import check_numeric
-
-CONFIDENCE_LEVELS = (1, 2, 3, 4, 5)
-MAX_ANSWER_CHARS = 20_000
-RECENT_LIMIT = 20
-
-
-class UnstorableAnswer(ValueError):
-    """Answer or draft text that cannot be kept; the message says why."""
-
-
-class AnswerTooLong(UnstorableAnswer):
-    pass
-
-
-# ---------------------------------------------------------------------------
-# Browsing
+from .. import hooks
+from ..bank_version import bank_version
+from ..models import Difficulty, Kind, Question
 
 
 @dataclass(frozen=True)
@@ -273,186 +255,3 @@ def bank_summary():
         )
         cache.set(key, summary, LISTING_CACHE_S)
     return summary
-
-
-# ---------------------------------------------------------------------------
-# Drafts and attempts
-
-
-def _checked_length(text, limit=MAX_ANSWER_CHARS):
-    text = text or ""
-    if len(text) > limit:
-        raise AnswerTooLong(f"Answers are limited to {limit:,} characters.")
-    if "\x00" in text:
-        # PostgreSQL text cannot hold NUL (SQLite can): refused alike on both.
-        raise UnstorableAnswer("Answers cannot contain NUL characters.")
-    return text
-
-
-def draft_limit(question):
-    """Characters a draft may hold: a coding draft is code, as long as a submission may be."""
-    return settings.SUBMISSION_MAX_BYTES if question.kind == Kind.CODING else MAX_ANSWER_CHARS
-
-
-def draft_text(user, question):
-    if not user.is_authenticated:
-        return ""
-    return Draft.objects.filter(user=user, question=question).values_list("text", flat=True).first() or ""
-
-
-def save_draft(user, question, text):
-    text = _checked_length(text, draft_limit(question))
-    draft, _ = Draft.objects.update_or_create(user=user, question=question, defaults={"text": text})
-    return draft
-
-
-@transaction.atomic
-def reveal_concept_answer(user, question, answer_text, confidence):
-    """The candidate commits to an answer and says how sure they are, before the
-    sample answer is shown: record the attempt (unscored until they tick the
-    rubric) and drop the draft."""
-    attempt = Attempt.objects.create(
-        user=user, question=question, answer_text=_checked_length(answer_text), confidence=confidence
-    )
-    Draft.objects.filter(user=user, question=question).delete()
-    return attempt
-
-
-def score_concept_attempt(attempt, checked_points):
-    """Score = rubric points ticked / rubric points. `checked_points` are indexes.
-    The confidence was given before the reveal and stays as it was."""
-    total = len(attempt.question.rubric)
-    checked = sorted({index for index in checked_points if 0 <= index < total})
-    attempt.rubric_checked = checked
-    attempt.score = len(checked) / total if total else 0.0
-    attempt.save(update_fields=["rubric_checked", "score"])
-    return attempt
-
-
-def answer_numeric(user, question, raw, confidence):
-    """Check a numeric answer. Returns (attempt, check); no attempt is recorded
-    when the input cannot be compared (check.error says why)."""
-    check = check_numeric(raw, answer=question.answer_value, unit=question.answer_unit, tolerance=question.tolerance)
-    if not check.ok:
-        return None, check
-    attempt = Attempt.objects.create(
-        user=user,
-        question=question,
-        numeric_input=raw.strip()[:100],
-        numeric_correct=check.correct,
-        confidence=confidence,
-        score=1.0 if check.correct else 0.0,
-    )
-    return attempt, check
-
-
-# ---------------------------------------------------------------------------
-# Progress
-
-
-@dataclass(frozen=True)
-class CalibrationLevel:
-    confidence: int
-    count: int
-    mean_score: float | None
-
-    @property
-    def expected_score(self):
-        """What a perfectly calibrated candidate would score at this confidence."""
-        return normalised_confidence(self.confidence)
-
-
-@dataclass(frozen=True)
-class Calibration:
-    levels: list
-    error: float | None  # mean |confidence_normalised - score|; None with no scored attempts
-    count: int
-
-
-def normalised_confidence(confidence):
-    return (confidence - 1) / 4
-
-
-def calibration(pairs):
-    """Calibration from (confidence 1-5, score 0-1) pairs: mean score and count
-    per confidence level, and the mean absolute gap between normalised confidence
-    ((c-1)/4) and score."""
-    pairs = [(c, s) for c, s in pairs if c in CONFIDENCE_LEVELS and s is not None]
-    levels = []
-    for level in CONFIDENCE_LEVELS:
-        scores = [score for confidence, score in pairs if confidence == level]
-        levels.append(CalibrationLevel(level, len(scores), sum(scores) / len(scores) if scores else None))
-    error = sum(abs(normalised_confidence(c) - s) for c, s in pairs) / len(pairs) if pairs else None
-    return Calibration(levels=levels, error=error, count=len(pairs))
-
-
-def user_calibration(user):
-    """Calibration over the user's first answer to each question (once it is
-    scored): every later try comes after the answer was shown, so it would
-    measure memory, not judgement."""
-    first = {}
-    attempts = Attempt.objects.filter(user=user).order_by("created_at", "pk")
-    for question_id, confidence, score in attempts.values_list("question_id", "confidence", "score"):
-        first.setdefault(question_id, (confidence, score))
-    return calibration(first.values())
-
-
-@dataclass(frozen=True)
-class TopicCoverage:
-    topic: str
-    practised: int
-    total: int
-
-    @property
-    def percent(self):
-        return round(100 * self.practised / self.total) if self.total else 0
-
-
-def practised_question_ids(user):
-    attempted = Attempt.objects.filter(user=user).values_list("question_id", flat=True)
-    submitted = hooks.coding_practice().question_ids(user)
-    return set(attempted) | set(submitted)
-
-
-def coverage_by_topic(user):
-    practised = practised_question_ids(user)
-    totals = {}
-    for question_id, topic in Question.objects.public().live().values_list("id", "topic"):
-        done, total = totals.get(topic, (0, 0))
-        totals[topic] = (done + (question_id in practised), total + 1)
-    return [TopicCoverage(topic, done, total) for topic, (done, total) in sorted(totals.items())]
-
-
-def recent_attempts(user):
-    return Attempt.objects.filter(user=user, question__in=Question.objects.public()).select_related("question")[:RECENT_LIMIT]
-
-
-def recent_submissions(user):
-    return hooks.coding_practice().recent(user, RECENT_LIMIT)
-
-
-@dataclass(frozen=True)
-class Editorial:
-    """What a learner earns by solving a coding exercise: the written sample answer (the
-    reasoning) and the model solution's code."""
-
-    sample_answer: str
-    solution_code: str
-
-
-def has_earned_editorial(user, question):
-    """Whether `user` has an accepted practice submission for this coding exercise (any
-    version). Assessment sittings never count, so a candidate cannot earn it mid-sitting, and
-    while the user sits an assessment that holds the exercise it stays hidden."""
-    if not user.is_authenticated or question.kind != Kind.CODING or hooks.in_sitting_with(user, question):
-        return False
-    return question.pk in set(hooks.coding_practice().accepted_question_ids(user))
-
-
-def editorial_for(user, question):
-    """The exercise's Editorial when `user` has earned it, else None. `question` must carry
-    its current version as `question.exercise` (public_question sets it) or have one."""
-    if not has_earned_editorial(user, question):
-        return None
-    exercise = getattr(question, "exercise", None) or question.current_exercise()
-    return Editorial(sample_answer=question.sample_answer, solution_code=exercise.solution_code if exercise else "")

@@ -1,0 +1,116 @@
+"""Taking a submission in: the code checked, the learner's rate and queue cap
+enforced, the row created and queued once the transaction commits."""
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest
+from django_ratelimit.core import is_ratelimited
+
+from accounts.verification import is_verified, where_mail_arrives
+from questions.models import Question
+from questions.text import unix_newlines
+
+from ..models import Purpose, Submission
+from ..states import Status, Verdict
+from . import gpu_workers, queueing
+
+WEB_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK)
+
+
+def clean_code(code):
+    """The submitted code as text, or ValidationError with a message for the learner."""
+    if isinstance(code, (bytes, bytearray)):
+        try:
+            code = bytes(code).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValidationError("Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8") from None
+    if not isinstance(code, str):
+        raise ValidationError("Send the code as text.", code="not_text")
+    if "\x00" in code:
+        raise ValidationError("Your code contains a NUL character (\\x00); remove it and submit again.", code="nul")
+    size = len(code.encode("utf-8", errors="surrogatepass"))
+    if size > settings.SUBMISSION_MAX_BYTES:
+        raise ValidationError(
+            f"Your code is {size:,} bytes; the limit is {settings.SUBMISSION_MAX_BYTES:,} bytes.", code="too_large"
+        )
+    try:
+        code.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValidationError("Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8") from None
+    if not code.strip():
+        raise ValidationError("Your code is empty.", code="empty")
+    # Browsers send textarea content with CRLF line endings; store what the learner typed.
+    return unix_newlines(code)
+
+
+def active_submission_count(user):
+    return Submission.objects.filter(user=user, status__in=Status.ACTIVE).count()
+
+
+def create_submission(user, exercise_version, code, purpose=Purpose.PRACTICE):
+    """Validate, save and queue a submission. Raises ValidationError (with a
+    message fit for the learner) for bad code or too much work in flight."""
+    code = clean_code(code)
+    limit = settings.SUBMISSION_MAX_QUEUED_PER_USER
+    with transaction.atomic():
+        active = active_submission_count(user)
+        if active >= limit:
+            raise ValidationError(
+                f"You already have {active} submission(s) waiting to be graded (the limit is {limit}). "
+                "Wait for one to finish, then submit again.",
+                code="too_many_queued",
+            )
+        submission = Submission.objects.create(user=user, exercise=exercise_version, code=code, purpose=purpose)
+        transaction.on_commit(lambda: queueing.enqueue(submission))
+    return submission
+
+
+def check_submission_rate(user):
+    """Count one submission against the user's rate (settings.SUBMISSION_RATE) in the
+    shared cache; ValidationError(code="rate_limited") once past it. django-ratelimit
+    reads its key from a request, so it gets one that carries only the user."""
+    request = HttpRequest()
+    request.user = user
+    if is_ratelimited(request, group="grader.submit", key="user", rate=settings.SUBMISSION_RATE, increment=True):
+        raise ValidationError("You are submitting too quickly. Wait a minute, then try again.", code="rate_limited")
+
+
+def submit_practice(user, exercise_version, code, purpose=Purpose.PRACTICE):
+    """What the web form and the API do for a learner's practice or quick check: the
+    rate limit, then create_submission's validation, queue cap and fair ordering."""
+    if purpose not in WEB_PURPOSES:
+        raise ValidationError(f"Unknown purpose {purpose!r}.", code="bad_purpose")
+    if not is_verified(user):
+        # One person, one account in the queue: the per-user cap and fair ordering count accounts.
+        raise ValidationError(
+            f"Verify your e-mail address before submitting code: open the link we sent to {user.email or 'you'} "
+            f"(your profile page sends a new one). {where_mail_arrives()}".rstrip(),
+            code="unverified",
+        )
+    if exercise_version.target == "gpu" and not gpu_workers.gpu_worker_online():
+        raise ValidationError(gpu_workers.NO_GPU_WORKER_MESSAGE, code="no_gpu_worker")
+    check_submission_rate(user)
+    return create_submission(user, exercise_version, code, purpose=purpose)
+
+
+def can_grade_again(submission):
+    """An accepted practice grading with a speedup: the kind whose figure another grading steadies."""
+    return (
+        submission.purpose == Purpose.PRACTICE
+        and submission.verdict == Verdict.ACCEPTED
+        and submission.speedup is not None
+    )
+
+
+def grade_again(user, submission):
+    """Another practice grading of the same code, on the exercise's current version, with
+    submit_practice's rules (rate, queue cap, a verified address). The leaderboard counts a
+    program's gradings by their middle one, so this steadies a figure, as the grader's
+    message advises when the machine was busy, and cannot lift it by luck."""
+    if submission.user_id != user.pk or not can_grade_again(submission):
+        raise ValidationError("Only your own accepted practice answers can be graded again.", code="not_gradable_again")
+    question = Question.objects.public().live().filter(pk=submission.exercise.question_id).first()
+    exercise = question.current_exercise() if question else None
+    if exercise is None:
+        raise ValidationError("This exercise takes no more submissions: it was retired.", code="retired")
+    return submit_practice(user, exercise, submission.code)
