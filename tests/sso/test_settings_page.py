@@ -17,6 +17,7 @@ FORM = {"issuer": "https://127.0.0.1:9/realms/acme", "client_id": "hotpath", "cl
 def test_the_owner_saves_a_provider_and_the_secret_is_never_shown_again(client, acme, owner, settings):
     settings.SSO_ALLOW_HTTP_LOOPBACK = False
     client.force_login(owner)
+    assert 'href="/teams/org/acme/sso/"' in client.get("/teams/org/acme/").text
     response = client.post("/teams/org/acme/sso/", FORM, follow=True)
 
     provider = IdentityProvider.objects.get(organisation=acme)

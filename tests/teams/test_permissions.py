@@ -8,9 +8,10 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import get_resolver, reverse
 
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from teams import services
-from teams.models import Answer, MemberInvitation
+from teams.models import Answer, MemberInvitation, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from teams.services import org_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +37,12 @@ MATRIX = {
     "organisation": ("get", lambda w: [w["org"]], TEAM),
     "invite_member": ("post", lambda w: [w["org"]], OWNER_ONLY),
     "remove_member": ("post", lambda w: [w["org"], w["reviewer_membership"]], OWNER_ONLY),
+    # The body is empty, so an owner gets the page back with the form's errors, never a token.
+    "create_api_token": ("post", lambda w: [w["org"]], OWNER_ONLY),
+    "revoke_api_token": ("post", lambda w: [w["org"], w["api_token"]], OWNER_ONLY),
+    "webhooks": ("get", lambda w: [w["org"]], OWNER_ONLY),
+    "remove_webhook": ("post", lambda w: [w["org"], w["webhook"]], OWNER_ONLY),
+    "send_webhook_again": ("post", lambda w: [w["org"], w["delivery"]], OWNER_ONLY),
     "assessment_create": ("get", lambda w: [w["org"]], OWNER_ONLY),
     "assessment": ("get", lambda w: [w["org"], w["assessment"]], TEAM),
     "assessment_edit": ("get", lambda w: [w["org"], w["assessment"]], OWNER_ONLY),
@@ -64,7 +71,6 @@ MATRIX = {
     "done": ("get", lambda w: [w["session"]], CANDIDATE),
     "authoring:index": ("get", lambda w: [], AUTHOR),
     "authoring:new_exercise": ("get", lambda w: [], AUTHOR),
-    "authoring:new_question": ("get", lambda w: ["numeric"], AUTHOR),
     "authoring:exercise": ("get", lambda w: [w["slug"]], AUTHOR),
     # The POST bodies are empty/invalid, so an allowed author gets a form back, never a sandbox run.
     "authoring:validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
@@ -99,9 +105,12 @@ def world(organisation, hiring_manager, reviewer, other_org_member, candidate, o
     Group.objects.get(name="Authors").user_set.add(staff_author)
     answer = Answer.objects.create(session=session, item=items[0], text="Geometric series")
     submission = services.submit_code(session, items[2], "def transform(x):\n    return x\n")
-    submission_services.finish(submission, TIMED_REPORT)
+    lifecycle.finish(submission, TIMED_REPORT)
     member_tokens = []
     services.invite_member(organisation, "new@example.com", "reviewer", hiring_manager, lambda t: member_tokens.append(t) or t)
+    api_token, _ = org_tokens.create_token(organisation, "ATS", "reviewer", hiring_manager)
+    webhook = WebhookEndpoint.objects.create(organisation=organisation, url="https://hooks.example.com/", secret="s")
+    delivery = WebhookDelivery.objects.create(endpoint=webhook, event=WebhookEvent.SITTING_STARTED, payload={})
     candidate_tokens = []
     services.invite_candidate(session.assessment, "fresh@example.com", hiring_manager, lambda t: candidate_tokens.append(t) or t)
     return {
@@ -118,6 +127,9 @@ def world(organisation, hiring_manager, reviewer, other_org_member, candidate, o
         "member_token": member_tokens[0],
         "candidate_token": candidate_tokens[0],
         "slug": items[2].question.slug,
+        "api_token": api_token.pk,
+        "webhook": webhook.pk,
+        "delivery": delivery.pk,
     }
 
 
