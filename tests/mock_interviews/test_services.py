@@ -12,7 +12,7 @@ from submissions.models import Purpose, Submission
 from submissions.services.gpu_workers import clear_gpu_heartbeat, record_gpu_heartbeat
 from submissions.states import Status, Verdict
 
-from .conftest import make_coding, make_concept
+from .bank import make_coding, make_concept
 
 pytestmark = pytest.mark.django_db
 
