@@ -71,6 +71,7 @@ MATRIX = {
     "done": ("get", lambda w: [w["session"]], CANDIDATE),
     "authoring:index": ("get", lambda w: [], AUTHOR),
     "authoring:new_exercise": ("get", lambda w: [], AUTHOR),
+    "authoring:new_question": ("get", lambda w: ["numeric"], AUTHOR),
     "authoring:exercise": ("get", lambda w: [w["slug"]], AUTHOR),
     # The POST bodies are empty/invalid, so an allowed author gets a form back, never a sandbox run.
     "authoring:validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
