@@ -209,11 +209,6 @@ SUBMISSION_RATE = env_str("SUBMISSION_RATE", "20/m")
 # (teams.middleware); the browser's integrity events, per sitting (django-ratelimit rate).
 TEAMS_BLOCK_PRACTICE_DURING_SITTING = env_bool("TEAMS_BLOCK_PRACTICE_DURING_SITTING", True)
 TEAMS_SIGNAL_RATE = env_str("TEAMS_SIGNAL_RATE", "60/m")
-# Organisations' own identity providers (sso/): https only; this also allows plain http to loopback
-# addresses, for development and the tests only. Each request to a provider waits at most
-# SSO_HTTP_TIMEOUT seconds.
-SSO_ALLOW_HTTP_LOOPBACK = env_bool("SSO_ALLOW_HTTP_LOOPBACK", DEBUG)
-SSO_HTTP_TIMEOUT = env_float("SSO_HTTP_TIMEOUT", 10.0, 1.0, 60.0)
 # Webhook endpoints (teams.webhooks) must be https to public addresses; this also allows
 # loopback ones (http or https), for development and the tests only.
 TEAMS_WEBHOOK_ALLOW_LOOPBACK = env_bool("TEAMS_WEBHOOK_ALLOW_LOOPBACK", DEBUG)
