@@ -135,9 +135,9 @@ def save_answer(item, *, text=None, numeric_input=None, confidence=None, now=Non
 
 @transaction.atomic
 def submit_code(item, code, now=None):
-    """Grade a coding answer through the normal pipeline as an assessment submission (never
-    on a public leaderboard, never an earned editorial). ValidationError for bad code or
-    too much queued, as in practice."""
+    """Grade a coding answer through the normal pipeline as practice: the learner's own
+    work, on their submissions pages and the leaderboards like any practice grading.
+    ValidationError for bad code, too many submissions queued or too quick a rate."""
     ensure_open(item.interview, now)
     if item.exercise_version is None:
         raise MockInterviewError("That question does not take code.")
@@ -147,7 +147,7 @@ def submit_code(item, code, now=None):
     if item.exercise_version.target == "gpu" and not gpu_worker_online():
         raise MockInterviewError(NO_GPU_WORKER_MESSAGE)
     check_submission_rate(user)
-    submission = create_submission(user, item.exercise_version, code, purpose=Purpose.ASSESSMENT)
+    submission = create_submission(user, item.exercise_version, code, purpose=Purpose.PRACTICE)
     item.submissions.add(submission)
     item.text = submission.code
     item.save(update_fields=["text", "updated_at"])

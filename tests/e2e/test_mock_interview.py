@@ -28,7 +28,7 @@ def test_a_learner_completes_a_short_mock_interview(transactional_db, open_page)
     page.goto("/accounts/signup/")
     sign_up(page, "mocker", "mocker@example.com")
 
-    page.get_by_role("link", name="Mock interview").click()
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Mock interview").click()
     expect(page.get_by_label("20 minutes")).to_be_checked()
     page.get_by_role("button", name="Start the mock interview").click()
     expect(page).to_have_url(re.compile(r"/mock-interviews/\d+/q/1/$"))

@@ -92,7 +92,7 @@ def test_the_report_scores_each_question_and_reads_speed_honestly(small_bank, le
     sittings.save_answer(items[Kind.CONCEPT], text="Geometric series of copies.", confidence="5")
     sittings.save_answer(items[Kind.NUMERIC], numeric_input="3 bytes", confidence="5")
     submission = sittings.submit_code(items[Kind.CODING], SQUARES)
-    assert submission.purpose == Purpose.ASSESSMENT
+    assert submission.purpose == Purpose.PRACTICE
     # A worker's verdict, written as the grading writes it: correct, but the interval includes 1.
     Submission.objects.filter(pk=submission.pk).update(
         status=Status.DONE, verdict=Verdict.ACCEPTED, speedup=1.1, speedup_ci_low=0.9, speedup_ci_high=1.3

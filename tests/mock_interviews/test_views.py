@@ -23,6 +23,7 @@ def started(learner, minutes_ago=0):
 
 
 def test_the_start_form_offers_the_bank_topics_and_starts_the_clock(small_bank, learner_client, learner):
+    assert reverse("mock_interviews:index") in learner_client.get(reverse("home")).text  # linked from the home page
     page = learner_client.get(reverse("mock_interviews:index"))
     assert page.status_code == 200 and "No mock interviews yet" in page.text
     assert 'value="Algorithmic Complexity &amp; Code-Level Optimization"' in page.text  # a topic to tick
