@@ -4,7 +4,7 @@ import pytest
 
 from api import tokens
 from api.models import Scope
-from submissions import services as submission_services
+from submissions.services import lifecycle
 from submissions.states import Speed, Verdict
 from teams import services
 from teams.models import CandidateInvitation, OrganisationToken, Role, SignalKind, SittingSignal
@@ -32,7 +32,7 @@ def reviewer_token(organisation, hiring_manager):
 def grade(submission, speedup, ci):
     report = {"verdict": Verdict.ACCEPTED, "speedup": speedup, "speedup_ci": list(ci), "message": "Correct.",
               "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu"}
-    return submission_services.finish(submission, report)
+    return lifecycle.finish(submission, report)
 
 
 def test_a_token_sees_only_its_own_organisation(client, assessment, owner_token, other_organisation):
