@@ -1,4 +1,5 @@
 """/api/v1/: thin views over the questions, grader and leaderboards services."""
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Q
@@ -18,6 +19,7 @@ from questions.models import Kind, Question
 from questions.services.editorial import editorial_for
 from submissions.models import Submission
 from submissions.services import gpu_workers, intake, queueing
+from teams.services import integrity
 
 from . import serializers as s
 from .errors import ApiError, from_service_error
@@ -83,12 +85,30 @@ class QuestionList(APIView):
         return paginator.get_paginated_response(s.QuestionSerializer(page, many=True, context={"request": request}).data)
 
 
+def refuse_during_sitting(request, slug):
+    """The practice gate (teams.middleware) for the API: a question of the caller's sitting in
+    progress is recorded as opened elsewhere and, unless
+    settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING is off, refused with a 403 that says why."""
+    session, item = integrity.open_sitting_with_question(request.user, slug)
+    if session is None:
+        return
+    integrity.record_question_opened(session, item, request.path)
+    if settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING:
+        raise ApiError(
+            status.HTTP_403_FORBIDDEN,
+            "in_sitting",
+            f"{slug!r} is question {item.number} of “{session.assessment.title}”, which you are taking now: "
+            "it cannot be opened outside the assessment until you finish or your time runs out.",
+        )
+
+
 class QuestionDetail(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.QuestionDetailSerializer, **_errors(404)})
+    @extend_schema(responses={200: s.QuestionDetailSerializer, **_errors(403, 404)})
     def get(self, request, slug):
         question = get_object_or_404(Question.objects.public().live(), slug=slug)
+        refuse_during_sitting(request, slug)
         return Response(s.QuestionDetailSerializer(question, context={"request": request}).data)
 
 
@@ -116,9 +136,11 @@ def live_exercise(slug):
 class ExerciseDetail(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.ExerciseDetailSerializer, **_errors(404)})
+    @extend_schema(responses={200: s.ExerciseDetailSerializer, **_errors(403, 404)})
     def get(self, request, slug):
-        return Response(s.ExerciseDetailSerializer(live_exercise(slug), context={"request": request}).data)
+        exercise = live_exercise(slug)
+        refuse_during_sitting(request, slug)
+        return Response(s.ExerciseDetailSerializer(exercise, context={"request": request}).data)
 
 
 class TrackList(APIView):
