@@ -7,6 +7,7 @@ app_name = "sso"
 urlpatterns = [
     path("", views.find_provider, name="find"),
     path("<slug:org>/", views.start, name="start"),
+    path("<slug:org>/go/", views.go, name="go"),
     path("<slug:org>/callback/", views.callback, name="callback"),
 ]
 

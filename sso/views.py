@@ -5,7 +5,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from accounts.views import LoginView
 from teams.access import scoped_object_or_404
@@ -59,30 +59,34 @@ def _warn_if_undiscoverable(request, provider):
 
 
 def find_provider(request):
-    """"Sign in with your organisation's SSO": the e-mail's domain leads to its provider."""
+    """"Sign in with your organisation's SSO": the e-mail's domain leads to its organisation's start page."""
     form = FindProviderForm(request.POST or None)
     next_url = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         provider = services.provider_for_email(form.cleaned_data["email"])
         if provider is not None:
-            return _start(request, provider, next_url)
+            return redirect(_with_next(reverse("sso:start", args=[provider.organisation.slug]), next_url))
         form.add_error("email", "No organisation signs in through single sign-on for this address: "
                        "sign in with your password.")
     return render(request, "sso/find.html", {"form": form, "next": next_url})
 
 
 def start(request, org):
-    """The organisation's "Sign in with <Org> SSO" page; its button goes to the provider."""
+    """The organisation's "Sign in with <Org> SSO" page. Its button is a link to `go`, not a
+    form: the site's Content-Security-Policy (form-action 'self') would stop a form whose
+    answer redirects to the provider."""
     provider = get_object_or_404(IdentityProvider.objects.select_related("organisation"), organisation__slug=org)
-    if request.method == "POST":
-        return _start(request, provider, _safe_next(request))
-    return render(request, "sso/start.html", {"provider": provider, "next": _safe_next(request)})
+    next_url = _safe_next(request)
+    go_url = _with_next(reverse("sso:go", args=[provider.organisation.slug]), next_url)
+    return render(request, "sso/start.html", {"provider": provider, "next": next_url, "go_url": go_url})
 
 
-def _start(request, provider, next_url):
+def go(request, org):
+    """The redirect to the organisation's provider, or back to the start page saying why not."""
+    provider = get_object_or_404(IdentityProvider.objects.select_related("organisation"), organisation__slug=org)
     redirect_uri = request.build_absolute_uri(reverse("sso:callback", args=[provider.organisation.slug]))
     try:
-        return services.start_sign_in(request, provider, redirect_uri, next_url)
+        return services.start_sign_in(request, provider, redirect_uri, _safe_next(request))
     except services.SsoError as error:
         messages.error(request, str(error))
         return redirect("sso:start", org=provider.organisation.slug)
@@ -100,6 +104,10 @@ def callback(request, org):
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(request, f"Signed in through {provider.organisation.name}'s single sign-on.")
     return redirect(next_url or "questions:browse")
+
+
+def _with_next(url, next_url):
+    return f"{url}?{urlencode({'next': next_url})}" if next_url else url
 
 
 def _safe_next(request):

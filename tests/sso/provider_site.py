@@ -30,7 +30,8 @@ MIDDLEWARE = [
 TEMPLATES = [{
     "BACKEND": "django.template.backends.django.DjangoTemplates",
     "OPTIONS": {"loaders": [("django.template.loaders.locmem.Loader", {
-        "registration/login.html": '<form method="post">{% csrf_token %}{{ form }}</form>',
+        "registration/login.html":
+            '<form method="post">{% csrf_token %}{{ form }}<button type="submit">Sign in</button></form>',
     })]},
 }]
 LOGIN_URL = "/accounts/login/"

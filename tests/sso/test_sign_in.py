@@ -11,14 +11,14 @@ from sso import services as sso
 from sso.models import ProviderIdentity
 from teams.models import Membership, Role
 
-from .conftest import CLIENT_ID, rsa_key_pem
+from .provider import CLIENT_ID, rsa_key_pem
 
 pytestmark = pytest.mark.django_db
 
 
 def start(client, slug="acme"):
     """Press "Sign in with Acme SSO": the redirect to the provider."""
-    response = client.post(f"/sso/{slug}/")
+    response = client.get(f"/sso/{slug}/go/")
     assert response.status_code == 302
     return response["Location"]
 
@@ -112,14 +112,15 @@ def test_a_wrong_client_secret_is_named(client, acme_sso, oidc_provider):
 def test_a_provider_that_is_down_is_named(client, acme):
     sso.configure(acme, issuer="http://127.0.0.1:9/o", client_id=CLIENT_ID, client_secret="secret",
                   domains=["acme.test"], enabled=True, required=False, join_as_member=True)
-    response = client.post("/sso/acme/")
+    response = client.get("/sso/acme/go/")
     assert response["Location"] == "/sso/acme/"
     assert "could not be reached" in error_text(response)
 
 
 def test_typing_an_address_in_a_claimed_domain_leads_to_its_provider(client, acme_sso, oidc_provider):
-    response = client.post("/sso/", {"email": "Someone@ACME.test"})
-    assert response.status_code == 302 and response["Location"].startswith(oidc_provider.issuer + "/authorize/")
+    response = client.post("/sso/", {"email": "Someone@ACME.test", "next": "/teams/"})
+    assert response.status_code == 302 and response["Location"] == "/sso/acme/?next=%2Fteams%2F"
+    assert 'href="/sso/acme/go/?next=%2Fteams%2F"' in client.get(response["Location"]).text
     response = client.post("/sso/", {"email": "someone@elsewhere.test"})
     assert response.status_code == 200 and "No organisation signs in through single sign-on" in response.text
 
