@@ -4,8 +4,8 @@ grade (a GPU exercise only while a GPU worker is online)."""
 import random
 from dataclasses import dataclass
 
-from questions.models import Difficulty, ExerciseVersion, Kind, Question
-from questions.services.coverage import practised_question_ids
+from questions.models import Attempt, Difficulty, ExerciseVersion, Kind, Question
+from submissions import practice as coding_practice
 from submissions.services.gpu_workers import gpu_worker_online
 
 from .models import Length, MockItem
@@ -42,8 +42,9 @@ def bank_topics():
 
 def seen_question_ids(user):
     """Questions the learner has practised (answers, submissions) or met in an earlier mock interview."""
+    answered = Attempt.objects.filter(user=user).values_list("question_id", flat=True)
     met = MockItem.objects.filter(interview__user=user).values_list("question_id", flat=True)
-    return practised_question_ids(user) | set(met)
+    return set(answered) | set(coding_practice.practised_question_ids(user)) | set(met)
 
 
 def gradable_exercises(questions):

@@ -12,9 +12,9 @@ Scores (0..1):
 An unanswered question scores 0."""
 from dataclasses import dataclass
 
-from questions.models import Kind
+from questions.models import Attempt, Kind, Question, Track
 from questions.services.calibration import Calibration, calibration
-from questions.tracks import all_tracks
+from submissions import practice as coding_practice
 from submissions.speed import submission_speed
 from submissions.states import Speed, Status, Verdict
 
@@ -23,6 +23,9 @@ from .models import MockItem
 SPEED_SCORES = {Speed.FASTER: 1.0, Speed.NOT_FASTER: 0.5, Speed.STARTER: 0.0}
 #: A topic whose mean score is below this is one to practise.
 WEAK_TOPIC_SCORE = 0.75
+#: A concept or numeric attempt counts as solved from this score, as on the track pages
+#: (practice.tracks.SOLVED_SCORE: that app sits on a layer this one cannot import).
+SOLVED_SCORE = 0.5
 MAX_TRACK_SUGGESTIONS = 3
 
 
@@ -51,11 +54,17 @@ class TopicScore:
 
 
 @dataclass(frozen=True)
+class TrackStep:
+    track: Track
+    question: Question  # the track's first question the learner has not solved
+
+
+@dataclass(frozen=True)
 class Report:
     results: list
     calibration: Calibration
     weak_topics: list  # TopicScore, weakest first
-    next_track_items: list  # questions.tracks.TrackProgress whose next item is worth practising next
+    next_track_items: list  # TrackStep: the first unsolved question of a track, worth practising next
 
     @property
     def scored(self):
@@ -101,12 +110,26 @@ def _weak_topics(results):
     return sorted((t for t in means if t.score < WEAK_TOPIC_SCORE), key=lambda t: (t.score, t.topic))
 
 
+def _solved_question_ids(user):
+    answered = Attempt.objects.filter(user=user, score__gte=SOLVED_SCORE).exclude(question__kind=Kind.CODING)
+    return set(answered.values_list("question_id", flat=True)) | set(coding_practice.accepted_question_ids(user))
+
+
 def _next_track_items(user, weak_topics):
-    """Tracks with a next item in a weak topic (else any unfinished track), in the bank's order."""
-    unfinished = [progress for progress in all_tracks(user) if progress.next_item is not None]
+    """Each track's first unsolved question, those in a weak topic first (else any), in the bank's order."""
+    solved = _solved_question_ids(user)
+    tracks = list(Track.objects.all())
+    questions = {q.slug: q for q in Question.objects.public().live().filter(
+        slug__in={slug for track in tracks for slug in track.question_slugs})}
+    steps = []
+    for track in tracks:
+        live = [questions[slug] for slug in track.question_slugs if slug in questions]
+        unsolved = [question for question in live if question.pk not in solved]
+        if unsolved:
+            steps.append(TrackStep(track, unsolved[0]))
     weak = {topic.topic for topic in weak_topics}
-    in_weak = [p for p in unfinished if any(item.question.topic in weak for item in p.items if not item.solved)]
-    return (in_weak or unfinished)[:MAX_TRACK_SUGGESTIONS]
+    in_weak = [step for step in steps if step.question.topic in weak]
+    return (in_weak or steps)[:MAX_TRACK_SUGGESTIONS]
 
 
 def interview_report(interview):

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
@@ -152,7 +153,7 @@ def submission_status(request, pk, number):
             "speedup": submission.speedup,
             "speedup_label": times(submission.speedup) if submission.speedup else "",
             "message": submission.message,
-            "feedback_html": "",
+            "feedback_html": render_to_string("mock_interviews/_feedback.html", {"submission": submission}),
         }
         for submission in _submission_rows(item)
     ]

@@ -7,7 +7,7 @@ from django.utils import timezone
 from mock_interviews import drawing, sittings
 from mock_interviews.models import FinishReason
 from mock_interviews.report import interview_report
-from questions.models import Attempt, Kind
+from questions.models import Attempt, Kind, Track
 from submissions.models import Purpose, Submission
 from submissions.services.gpu_workers import clear_gpu_heartbeat, record_gpu_heartbeat
 from submissions.states import Status, Verdict
@@ -87,6 +87,7 @@ def test_answers_after_the_deadline_are_refused_and_the_interview_closes_at_it(s
 
 
 def test_the_report_scores_each_question_and_reads_speed_honestly(small_bank, learner):
+    Track.objects.create(slug="basics", name="Basics", position=0, question_slugs=["doubling-table", "gib-in-bytes"])
     interview = sittings.start_interview(learner, 20)
     items = {item.question.kind: item for item in interview.items.select_related("question")}
     sittings.save_answer(items[Kind.CONCEPT], text="Geometric series of copies.", confidence="5")
@@ -114,3 +115,5 @@ def test_the_report_scores_each_question_and_reads_speed_honestly(small_bank, le
     assert report.total == 0.5 + 0.5 and report.pending == 0
     assert report.calibration.count == 2 and report.calibration.error == pytest.approx((0.5 + 1.0) / 2)
     assert [topic.topic for topic in report.weak_topics] == [small_bank[Kind.CONCEPT].topic]
+    # Half the rubric solves the concept question, as on the track pages; the wrong estimate is next.
+    assert [(step.track.slug, step.question.slug) for step in report.next_track_items] == [("basics", "gib-in-bytes")]

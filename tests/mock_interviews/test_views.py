@@ -79,3 +79,16 @@ def test_a_finished_interview_reports_marks_and_lists_in_history(small_bank, lea
     assert "Calibration error" in report.text and "not marked yet" not in report.text
     history = learner_client.get(reverse("mock_interviews:index"))
     assert report_url in history.text and "1.0 / 3" in history.text
+
+
+def test_code_is_submitted_for_grading_and_its_status_polled(small_bank, learner_client, learner):
+    interview = started(learner)
+    number = interview.items.get(question__kind=Kind.CODING).number
+    code = "def transform(values):\n    return [v * v for v in values]\n"
+    response = learner_client.post(reverse("mock_interviews:submit_code", args=[interview.pk, number]), {"code": code})
+    assert response.url.endswith("#submissions")
+    status = learner_client.get(reverse("mock_interviews:submission_status", args=[interview.pk, number]))
+    [row] = status.json()["submissions"]
+    assert row["status"] == "queued" and row["final"] is False
+    page = learner_client.get(reverse("mock_interviews:question", args=[interview.pk, number]))
+    assert f'data-submission="{row["id"]}"' in page.text and "v * v" in page.text  # the code stays in the editor
