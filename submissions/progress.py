@@ -67,8 +67,9 @@ def latest(submission_id):
 
 
 def describe(progress, elapsed_s=None, queue_position=None):
-    """What the page and the terminal show: phase, a one-line label, elapsed seconds
-    and an estimate of the seconds left (None when the harness has none yet)."""
+    """What the page and the terminal show: phase, a one-line label, elapsed seconds,
+    an estimate of the seconds left (None when the harness has none yet) and
+    `time_left`, those words as the page shows them."""
     phase = progress.get("phase") or "starting"
     eta_s = progress.get("eta_s")
     if eta_s is not None and progress.get("stored_at") is not None:
@@ -87,7 +88,22 @@ def describe(progress, elapsed_s=None, queue_position=None):
         "queue_position": queue_position,
         "elapsed_s": None if elapsed_s is None else round(elapsed_s, 1),
         "eta_s": None if eta_s is None else round(eta_s, 1),
+        "time_left": time_left_words(phase, eta_s),
     }
+
+
+#: Phases whose length the harness estimates once it has timed something.
+ESTIMATED_PHASES = ("timing", "profiling")
+
+
+def time_left_words(phase, eta_s):
+    """", about 12 s left" from the harness's estimate; while timing has no estimate
+    yet (its first pairs), ", estimating the time left…"; otherwise nothing."""
+    if eta_s is not None:
+        return f", about {eta_s:.0f} s left"
+    if phase in ESTIMATED_PHASES:
+        return ", estimating the time left…"
+    return ""
 
 
 def label(progress, queue_position=None):
@@ -117,6 +133,5 @@ def bar(progress, width=30):
     shown = describe(progress, elapsed_s=progress.get("elapsed_s"))
     filled = int(round((shown["fraction"] or 0.0) * width))
     timing = "" if shown["elapsed_s"] is None else f"{shown['elapsed_s']:.0f} s"
-    if shown["eta_s"] is not None:
-        timing += f", about {shown['eta_s']:.0f} s left"
+    timing += shown["time_left"]
     return f"[{'#' * filled}{'.' * (width - filled)}] {shown['label']}  {timing}".rstrip()

@@ -58,7 +58,7 @@
     };
     setText("progress-label", progress.label);
     setText("progress-elapsed", progress.elapsed_s == null ? "" : `${Math.round(progress.elapsed_s)} s elapsed`);
-    setText("progress-eta", progress.eta_s == null ? "" : `, about ${Math.round(progress.eta_s)} s left`);
+    setText("progress-eta", progress.time_left || "");
     const bar = document.getElementById("progress-bar");
     if (bar) {
       if (progress.fraction == null) bar.removeAttribute("value");
@@ -81,6 +81,9 @@
     const points = (side) => rows
       .filter((row) => row[side] && row[side].gflops > 0)
       .map((row) => ({ x: row.flops_per_byte, y: row[side].gflops, size: row.size, share: row[side].bandwidth_fraction }));
+    const submission = points("submission");
+    const reference = points("reference");
+    const lowest = Math.min(...submission.concat(reference).map((point) => point.y), bandwidth * Math.min(...rows.map((row) => row.flops_per_byte)) / 4);
     const intensities = rows.map((row) => row.flops_per_byte).concat([ridge]);
     const low = Math.min(...intensities) / 4;
     const high = Math.max(...intensities) * 4;
@@ -94,19 +97,25 @@
       type: "scatter",
       data: {
         datasets: [
-          { label: `This machine's roofs (${+bandwidth.toPrecision(3)} GB/s, ${+peak.toPrecision(3)} GFLOP/s)`, data: roofLine,
+          // Drawn last to first (`order`): the reference's hollow squares over your filled dots, so a
+          // point of each at the same place both show; the roofs under both.
+          { label: `Roofs: ${+bandwidth.toPrecision(3)} GB/s, ${+peak.toPrecision(3)} GFLOP/s`, data: roofLine, order: 2,
             showLine: true, pointRadius: 0, borderColor: "#6b7280", backgroundColor: "#6b7280", borderWidth: 2 },
-          { label: "Your code", data: points("submission"), borderColor: "#c2410c", backgroundColor: "#c2410c", pointRadius: 5 },
-          { label: "Reference", data: points("reference"), borderColor: "#1d4ed8", backgroundColor: "#1d4ed8", pointRadius: 5, pointStyle: "rect" },
+          { label: "Your code", data: submission, order: 1, clip: false, borderColor: "#c2410c", backgroundColor: "#c2410c", pointRadius: 5 },
+          { label: "Reference", data: reference, order: 0, clip: false, borderColor: "#1d4ed8", backgroundColor: "transparent",
+            borderWidth: 2, pointRadius: 8, pointStyle: "rect" },
         ],
       },
       options: {
         animation: false,
-        plugins: { tooltip: { callbacks: { label } } },
+        maintainAspectRatio: false, // the box (.chart-area) sets the height, so a phone gets a chart, not a strip
+        layout: { padding: 10 }, // room for a point's radius at the frame, where the datasets' clip is off
+        plugins: { tooltip: { callbacks: { label } }, legend: { position: "bottom", labels: { boxWidth: 14 } } },
         scales: {
-          x: { type: "logarithmic", title: { display: true, text: "floating-point operations per byte moved" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
-          // Headroom above the compute roof, so the flat line is not drawn on the frame.
-          y: { type: "logarithmic", suggestedMax: peak * 3, title: { display: true, text: "GFLOP/s" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
+          x: { type: "logarithmic", title: { display: true, text: "operations per byte moved" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
+          // Headroom above the compute roof, so the flat line is not drawn on the frame, and
+          // below the lowest point, so no point sits on the bottom edge.
+          y: { type: "logarithmic", suggestedMax: peak * 3, suggestedMin: lowest / 3, title: { display: true, text: "GFLOP/s" }, ticks: logTicks((value) => `${+value.toPrecision(2)}`) },
         },
       },
     });
@@ -145,6 +154,7 @@
             report().outerHTML = data.report_html;
             drawChart();
             drawRoofline();
+            if (window.HotpathTables) window.HotpathTables.markAll();
             // Where this result stands among others is rendered server-side with its chart:
             // fetch the fragment once the row is final.
             if (root.dataset.standingUrl) showStanding(root.dataset.standingUrl);

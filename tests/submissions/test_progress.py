@@ -68,6 +68,12 @@ def test_the_estimate_left_counts_down_from_when_it_was_stored():
     assert progress.describe({**TIMING, "stored_at": progress.time.time() - 60})["eta_s"] == 0.0
 
 
+def test_without_an_estimate_timing_says_it_is_estimating_and_other_phases_say_nothing():
+    assert progress.describe({**TIMING, "eta_s": None})["time_left"] == ", estimating the time left…"
+    assert progress.describe({"phase": "checking"})["time_left"] == ""
+    assert progress.describe({**TIMING, "stored_at": progress.time.time()})["time_left"] == ", about 9 s left"
+
+
 def test_submission_progress_queued_running_and_done(candidate, outsider, exercise_version):
     ahead = Submission.objects.create(user=outsider, exercise=exercise_version, code=CODE)
     mine = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
