@@ -109,3 +109,16 @@ def test_the_sitting_report_ties_overlapping_speeds_and_leaves_not_faster_unrank
     listed = client.get(f"/api/v1/team/assessments/{session.assessment.pk}/sittings/", **bearer(reviewer_token))
     listed = listed.json()
     assert [row["id"] for row in listed["results"]] == [session.pk, sittings["close"].pk, sittings["level"].pk]
+
+
+def test_an_owner_makes_a_token_on_the_organisation_page_and_sees_it_once(client, organisation, hiring_manager):
+    client.force_login(hiring_manager)
+    page = client.post(f"/teams/org/{organisation.slug}/api-tokens/", {"name": "ATS sync", "role": Role.REVIEWER})
+    token = page.context["new_token"]
+    assert token.startswith("hpo_") and token in page.content.decode() and page["Cache-Control"] == "no-store"
+    assert client.get("/api/v1/team/assessments/", **bearer(token)).status_code == 200
+    assert token not in client.get(f"/teams/org/{organisation.slug}/").content.decode()
+
+    row = OrganisationToken.objects.get()
+    client.post(f"/teams/org/{organisation.slug}/api-tokens/{row.pk}/revoke/")
+    assert client.get("/api/v1/team/assessments/", **bearer(token)).status_code == 401
