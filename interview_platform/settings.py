@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "teams.middleware.PracticeGateMiddleware",  # a sitting's questions are not open in Practice meanwhile
+    "mock_interviews.middleware.MockInterviewGateMiddleware",  # likewise a running mock interview's
     "interview_platform.not_found.NotFoundPageMiddleware",  # last (the user is known): our 404 page under DEBUG too
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]

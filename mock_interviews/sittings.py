@@ -168,6 +168,15 @@ def mark_concept(item, checked_points):
     return score_concept_attempt(item.attempt, indexes)
 
 
+def open_item_with_question(user, slug, now=None):
+    """The item of `user`'s running mock interview (before its deadline, not finished) that holds
+    the question `slug`, or None."""
+    running = MockItem.objects.filter(
+        interview__user=user, interview__finished_at__isnull=True, interview__deadline__gt=now or timezone.now()
+    )
+    return running.select_related("interview").filter(question__slug=slug).first()
+
+
 def user_interviews(user):
     return MockInterview.objects.filter(user=user).prefetch_related("items__question")
 

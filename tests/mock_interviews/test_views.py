@@ -92,3 +92,12 @@ def test_code_is_submitted_for_grading_and_its_status_polled(small_bank, learner
     assert row["status"] == "queued" and row["final"] is False
     page = learner_client.get(reverse("mock_interviews:question", args=[interview.pk, number]))
     assert f'data-submission="{row["id"]}"' in page.text and "v * v" in page.text  # the code stays in the editor
+
+
+def test_a_running_interviews_questions_are_closed_in_practice_until_it_ends(small_bank, learner_client, learner):
+    interview = started(learner)
+    practice_page = small_bank[Kind.CONCEPT].get_absolute_url()
+    refused = learner_client.get(practice_page)
+    assert refused.status_code == 403 and "in your mock interview" in refused.text
+    learner_client.post(reverse("mock_interviews:finish", args=[interview.pk]))
+    assert learner_client.get(practice_page).status_code == 200
