@@ -1,5 +1,6 @@
-"""E-mail verification: an account may submit graded code, or accept an
-invitation, once its owner has shown they read its address.
+"""E-mail verification: an account may submit practice code (graded or a quick
+check) once its owner has shown they read its address. Invitations need no prior
+verification: a link only the invited address's mail carries is that proof.
 
 Sign-up mails a link holding a signed token (django.core.signing, salted, with
 the account and the address it was sent to; it expires after
@@ -99,6 +100,16 @@ def where_mail_arrives():
         return ""
     return ("This Hotpath has no mail server (EMAIL_URL is not set), so its e-mail is printed in the terminal that "
             "runs it (`make run` or the worker): the link is there.")
+
+
+def unverified_coding_notice(user):
+    """What the coding page tells a signed-in learner before they write code: that
+    practice code waits for a verified address, and where the link is; "" once verified."""
+    if not user.is_authenticated or is_verified(user):
+        return ""
+    address = user.email or "your address"
+    return (f"Your e-mail address is not verified yet, so you can write code here but not run or submit it: "
+            f"open the link we sent to {address} (your profile page sends a new one). {where_mail_arrives()}").rstrip()
 
 
 def send_verification(user, link_for):

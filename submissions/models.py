@@ -90,6 +90,8 @@ class Submission(models.Model):
 
     @property
     def verdict_label(self):
+        if self.verdict == Verdict.ACCEPTED and self.purpose in CHECK_PURPOSES:
+            return Verdict.CHECK_PASSED_LABEL
         return Verdict.LABELS.get(self.verdict, "")
 
     #: What the timings download keeps of each size (the rest of the report is on the page).

@@ -88,7 +88,7 @@ def submit_practice(user, exercise_version, code, purpose=Purpose.PRACTICE):
             code="unverified",
         )
     if exercise_version.target == "gpu" and not gpu_workers.gpu_worker_online():
-        raise ValidationError(gpu_workers.NO_GPU_WORKER_MESSAGE, code="no_gpu_worker")
+        raise ValidationError(gpu_workers.no_gpu_worker_message(), code="no_gpu_worker")
     check_submission_rate(user)
     return create_submission(user, exercise_version, code, purpose=purpose)
 

@@ -3,6 +3,7 @@ import re
 
 from django import template
 
+from accounts.verification import unverified_coding_notice
 from grader.grading import exercise_limits as clamped_limits
 from questions.services.drafts import draft_text
 from submissions.services import gpu_workers, listing
@@ -38,8 +39,14 @@ def editor_code(user, exercise, posted=None):
 def gpu_unavailable(exercise):
     """Why `exercise` cannot be graded now (a GPU exercise with no GPU worker online), or ""."""
     if exercise.target == "gpu" and not gpu_workers.gpu_worker_online():
-        return gpu_workers.NO_GPU_WORKER_MESSAGE
+        return gpu_workers.no_gpu_worker_message()
     return ""
+
+
+@register.simple_tag
+def unverified_notice(user):
+    """Why a signed-in learner cannot run or submit practice code yet (an unverified address), or ""."""
+    return unverified_coding_notice(user)
 
 
 @register.simple_tag

@@ -70,6 +70,18 @@ def test_code_waits_until_the_mailed_link_is_opened(client, exercise, mailoutbox
     assert Submission.objects.filter(user=user).count() == 1
 
 
+def test_the_coding_page_and_the_mail_say_the_rule_before_any_code_is_written(client, exercise, mailoutbox):
+    """What is enforced is told up front: practice code waits for the link, invitations do not."""
+    sign_up(client, "early", "early@example.com")
+    [message] = mailoutbox
+    assert "not run or submit code" in message.body and "accept an invitation" not in message.body
+    page = client.get(reverse("questions:detail", args=[exercise.question.slug])).content.decode()
+    assert 'id="unverified-notice"' in page and "not verified yet" in page and "early@example.com" in page
+    client.get(LINK.search(message.body).group(1))
+    page = client.get(reverse("questions:detail", args=[exercise.question.slug])).content.decode()
+    assert 'id="unverified-notice"' not in page
+
+
 def test_a_tampered_or_expired_link_verifies_nothing(client, make_user):
     user = make_user("late", verified=False)
     token = verification.make_token(user)

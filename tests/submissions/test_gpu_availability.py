@@ -28,14 +28,19 @@ def buttons(html):
 
 
 def test_no_gpu_worker_warns_and_disables_submitting(candidate_client, gpu_exercise, monkeypatch):
+    """An install that never had a GPU worker says so, rather than "once it is back"; one whose
+    worker went offline says it is offline."""
     monkeypatch.setattr(queueing, "enqueue", lambda submission: None)
-    html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
-    assert gpu_workers.NO_GPU_WORKER_MESSAGE in html
-    assert len(buttons(html)) == 2 and all(" disabled" in line for line in buttons(html))
-
-    response = candidate_client.post(reverse("submissions:submit", args=[gpu_exercise.question.slug]), {"code": CODE, "purpose": "practice"})
-    assert response.status_code == 400 and gpu_workers.NO_GPU_WORKER_MESSAGE in response.content.decode()
-    assert not Submission.objects.exists()
+    submit = reverse("submissions:submit", args=[gpu_exercise.question.slug])
+    for message in (gpu_workers.NEVER_A_GPU_WORKER_MESSAGE, gpu_workers.NO_GPU_WORKER_MESSAGE):
+        html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
+        assert message in html and ("once a GPU worker is back" in html) == (message == gpu_workers.NO_GPU_WORKER_MESSAGE)
+        assert len(buttons(html)) == 2 and all(" disabled" in line for line in buttons(html))
+        response = candidate_client.post(submit, {"code": CODE, "purpose": "practice"})
+        assert response.status_code == 400 and message in response.content.decode()
+        assert not Submission.objects.exists()
+        gpu_workers.record_gpu_heartbeat({"gpu": "test"})
+        gpu_workers.clear_gpu_heartbeat()  # seen once, offline now
 
 
 def test_with_a_gpu_worker_online_it_is_an_ordinary_exercise(candidate_client, gpu_exercise):
