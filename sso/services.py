@@ -237,6 +237,8 @@ def account_for(provider, claims):
                        "sign in with your password instead.")
     identity = ProviderIdentity.objects.filter(provider=provider, subject=claims["sub"]).select_related("user").first()
     user = identity.user if identity else _user_with_email(email)
+    if not user.is_active:
+        raise SsoError(f"The account for {email} is deactivated: ask the site's staff to reactivate it.")
     if identity is None:
         ProviderIdentity.objects.create(provider=provider, subject=claims["sub"], user=user)
     if provider.join_as_member:

@@ -90,6 +90,13 @@ def test_a_token_signed_by_a_key_the_provider_does_not_publish_is_refused(client
     assert signed_in_user(client) is None
 
 
+def test_a_deactivated_account_is_not_signed_in(client, acme_sso, oidc_provider, make_user):
+    make_user("bob-here", email="bob@acme.test", is_active=False)
+    response = sign_in(client, oidc_provider, "bob")
+    assert "The account for bob@acme.test is deactivated" in error_text(response)
+    assert signed_in_user(client) is None
+
+
 @pytest.mark.parametrize(("username", "message"), [
     ("unverified", "has not verified unverified@acme.test"),
     ("outsider", "outsider@elsewhere.test is not in a domain Acme covers (acme.test)"),
