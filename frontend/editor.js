@@ -2,7 +2,9 @@
 //
 // The textarea stays in the form (hidden) and is kept in sync on every change, so the form
 // posts the code exactly as it would without JavaScript. Keyboard shortcuts press the form's
-// buttons marked data-action="submit" (grade) and data-action="check" (quick check).
+// buttons marked data-action="submit" (grade) and data-action="check" (quick check). A button
+// marked data-action="reset-starter" puts back the code of <script id="starter-code"> (JSON)
+// after a confirmation, as one change the editor's undo (Ctrl+Z) takes back.
 import { basicSetup, EditorView } from "codemirror";
 import { indentWithTab } from "@codemirror/commands";
 import { indentUnit } from "@codemirror/language";
@@ -105,9 +107,30 @@ function mountEditor(textarea) {
     view.dispatch({ effects: colourScheme.reconfigure(schemeFor(isDark())) });
   });
 
+  setupResetToStarter(form, view);
   textarea.hotpathEditor = view;
   textarea.dispatchEvent(new CustomEvent("hotpath:editor-ready", { bubbles: true, detail: { view } }));
   return view;
+}
+
+function setupResetToStarter(form, view) {
+  const button = form && form.querySelector('[data-action="reset-starter"]');
+  const source = document.getElementById("starter-code");
+  if (!button || !source) return;
+  const starter = JSON.parse(source.textContent);
+  const status = form.querySelector(".draft-status");
+  const say = (text) => { if (status) status.textContent = text; };
+  button.hidden = false;
+  button.addEventListener("click", () => {
+    if (view.state.doc.toString() === starter) {
+      say("This is already the starter code.");
+      return;
+    }
+    if (!window.confirm(`Replace your code with the starter code? ${MOD}+Z in the editor brings yours back.`)) return;
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: starter }, userEvent: "input.reset" });
+    view.focus();
+    say(`Starter code back. ${MOD}+Z brings your code back.`);
+  });
 }
 
 function init() {

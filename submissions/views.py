@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from urllib.parse import urlencode
 
@@ -57,6 +58,8 @@ def _submission_context(submission):
 @require_POST
 @login_required
 def submit(request, slug):
+    """The exercise form's post: a practice grading or a quick check, then its page; asked for
+    JSON (Accept: application/json), the new submission's addresses or the refusal instead."""
     question = get_object_or_404(Question.objects.public().live(), slug=slug, kind=Kind.CODING)
     exercise = question.current_exercise()
     if exercise is None:
@@ -72,9 +75,15 @@ def submit(request, slug):
             submission = intake.submit_practice(request.user, exercise, code, purpose=purpose)
         except ValidationError as exc:
             error, status = " ".join(exc.messages), REFUSAL_STATUS.get(exc.code, 400)
+    wants_json = "application/json" in request.headers.get("Accept", "")
     if error:
+        if wants_json:  # the exercise page's quick check (static/js/quick-check.js) shows it in place
+            return JsonResponse({"error": error}, status=status)
         context = {"question": question, "exercise": exercise, "code": code, "error": error}
         return render(request, "submissions/submit.html", context, status=status)
+    if wants_json:
+        status_url = reverse("submissions:status", args=[submission.pk])
+        return JsonResponse({"id": submission.pk, "url": submission.get_absolute_url(), "status_url": status_url}, status=201)
     return redirect(submission)
 
 
