@@ -63,12 +63,18 @@ def cmd_login(args):
 def cmd_list(args):
     if args.track:
         return list_track(api_from_config(), args.track)
-    path = "exercises/" if args.kind == "coding" else "questions/"
-    rows = api_from_config().all_pages(path, topic=args.topic, kind=None if args.kind == "coding" else args.kind, difficulty=args.difficulty)
+    api = api_from_config()
+    filters = {"topic": args.topic, "difficulty": args.difficulty}
+    exercises = api.all_pages("exercises/", **filters) if args.kind in (None, "coding") else []
+    rows = exercises if args.kind == "coding" else api.all_pages("questions/", kind=args.kind, **filters)
     if not rows:
         say("Nothing matches.")
         return 0
-    say(format_table(["slug", "kind", "difficulty", "topic"], [[r["slug"], r["kind"], r["difficulty"], r["topic"]] for r in rows]))
+    on_gpu = {exercise["slug"] for exercise in exercises if exercise["target"] == "gpu"}
+    table = [[r["slug"], f"{r['kind']}, GPU" if r["slug"] in on_gpu else r["kind"], r["difficulty"], r["topic"]] for r in rows]
+    say(format_table(["slug", "kind", "difficulty", "topic"], table))
+    if on_gpu.intersection(r["slug"] for r in rows):
+        say("GPU: graded only where the server has a GPU worker.")
     return 0
 
 

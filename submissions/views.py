@@ -169,8 +169,15 @@ def submission_list(request):
         "page_obj": Paginator(submissions, SUBMISSIONS_PER_PAGE).get_page(request.GET.get("page")),
         "chosen": chosen,
         "exercises": Question.objects.filter(exercise_versions__submissions__in=mine).distinct().order_by("title"),
-        "purposes": [(value, label) for value, label in Purpose.choices if value not in SITTING_PURPOSES],
+        "purposes": _purposes_to_filter(mine),
         "verdicts": Verdict.CHOICES,
         "query": urlencode({name: value for name, value in chosen.items() if value}),
     }
     return render(request, "submissions/list.html", context)
+
+
+def _purposes_to_filter(mine):
+    """The kinds My submissions offers to filter by: what a learner sends (practice, quick check),
+    and any other kind only when these submissions hold one (an author's validation runs)."""
+    held = set(mine.values_list("purpose", flat=True).distinct())
+    return [(value, label) for value, label in Purpose.choices if value in intake.WEB_PURPOSES or value in held]

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from api import tokens
 from api.models import PersonalAccessToken, Scope
+from questions.models import ExerciseVersion
 from tests.api.conftest import GRADED_REPORT, fast_password_hashing, own_cache  # noqa: F401  (fixtures)
 from tests.submissions.conftest import TINY_FILES, exercise_version, queued  # noqa: F401  (fixtures)
 from tests.faults.conftest import port_open  # noqa: F401
@@ -165,6 +166,15 @@ def test_show_and_leaderboard(logged_in, candidate, exercise_version):
     assert queued.pk != submission.pk and queued.program == submission.program
     assert_clean_failure(logged_in("again", str(queued.pk)), "Only your own accepted practice answers can be graded again.")
     assert_clean_failure(logged_in("show", "999999"), "no submission #999999")
+
+
+def test_list_marks_gpu_exercises(logged_in, exercise_version):
+    """A GPU exercise is graded only where a GPU worker is: the list says which ones are."""
+    ExerciseVersion.objects.filter(pk=exercise_version.pk).update(spec={**exercise_version.spec, "target": "gpu"})
+    for listing in (logged_in("list"), logged_in("list", "--kind", "coding")):
+        assert listing.returncode == 0, listing.stderr
+        [row] = [line for line in listing.stdout.splitlines() if line.startswith("tiny-scale")]
+        assert "coding, GPU" in row and "GPU: graded only where the server has a GPU worker." in listing.stdout
 
 
 def test_list_track_shows_progress_and_next(logged_in, candidate, exercise_version):

@@ -24,3 +24,14 @@ def test_filters_keep_to_my_own(candidate_client, candidate, outsider, exercise_
     assert [s.pk for s in response.context["page_obj"]] == [check.pk]
     assert "purpose=check" in response.context["query"]
     assert candidate_client.get(LIST, {"verdict": "accepted"}).context["page_obj"].paginator.count == 0
+
+
+def test_the_kind_filter_offers_what_a_learner_sends_and_validations_only_to_whoever_has_some(
+    candidate_client, candidate, exercise_version
+):
+    def offered():
+        return [value for value, _ in candidate_client.get(LIST).context["purposes"]]
+
+    assert offered() == [Purpose.PRACTICE, Purpose.QUICK_CHECK]
+    Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", purpose=Purpose.VALIDATION)
+    assert offered() == [Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.VALIDATION]
