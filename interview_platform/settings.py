@@ -48,6 +48,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "api",
     "mydata",
+    "rooms",
+    "channels",
     "sso",
     "django_prometheus",
     "ops",
@@ -75,6 +77,8 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "interview_platform.urls"
 WSGI_APPLICATION = "interview_platform.wsgi.application"
+# HTTP and the interview rooms' websockets (rooms/consumers.py), served by uvicorn (make run, compose).
+ASGI_APPLICATION = "interview_platform.asgi.application"
 
 TEMPLATES = [
     {
@@ -168,6 +172,16 @@ else:
             "LOCATION": str(RUN_DIR / "cache"),
         }
     }
+
+# Interview rooms' messages between connections: Redis when configured (any number of
+# processes), otherwise in the one process that serves them (`make run`).
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Interview rooms (rooms/): how long an invitation link lets the candidate in; the notes' size.
+ROOMS_INVITE_TTL_HOURS = env_int("ROOMS_INVITE_TTL_HOURS", 24, minimum=1)
+ROOMS_NOTES_MAX_CHARS = env_int("ROOMS_NOTES_MAX_CHARS", 20_000, minimum=1000)
 
 # Celery: Redis when configured, otherwise a filesystem broker that needs no server.
 if REDIS_URL:

@@ -22,6 +22,7 @@ urlpatterns = [
     path("mock-interviews/", include("mock_interviews.urls")),
     path("api/", include("api.urls")),
     path("my-data/", include("mydata.urls")),
+    path("rooms/", include("rooms.urls")),
     path("sso/", include("sso.urls")),
     path("admin/", admin.site.urls),
     path("", include("ops.urls")),  # /metrics (the health endpoints are middleware: ops/health.py)

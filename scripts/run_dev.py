@@ -11,10 +11,12 @@ VENV_BIN = Path(sys.executable).parent
 
 
 def commands():
-    """The web server, the grading worker, and the worker kept for quick checks."""
+    """The web server (uvicorn: pages and the interview rooms' websockets), the grading worker,
+    and the worker kept for quick checks."""
     celery = [str(VENV_BIN / "celery"), "-A", "interview_platform", "worker", "--concurrency", "1", "--loglevel", "INFO"]
     return [
-        [sys.executable, "manage.py", "runserver", "127.0.0.1:8000"],
+        [sys.executable, "-m", "uvicorn", "interview_platform.asgi:application", "--host", "127.0.0.1", "--port", "8000",
+         "--reload", "--lifespan", "off"],
         # -B runs the beat scheduler in the worker: the stuck-submission sweep and assessment deadlines.
         # It takes quick checks too when it is idle.
         [*celery, "-B", "-Q", "cpu,check", "-n", "cpu@%h", "--schedule", str(ROOT / ".run" / "celerybeat-schedule")],

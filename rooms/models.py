@@ -1,0 +1,79 @@
+"""A room: one shared program, its step log (the authoritative edit history the
+editors synchronise on), the gradings run from it and the interviewer's notes."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class RoomState(models.TextChoices):
+    """Open rooms take edits and gradings; ended rooms are read-only and show their report."""
+
+    OPEN = "open", "Open"
+    ENDED = "ended", "Ended"
+
+
+class Room(models.Model):
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    question = models.ForeignKey("questions.Question", on_delete=models.CASCADE, related_name="rooms")
+    exercise = models.ForeignKey("questions.ExerciseVersion", on_delete=models.CASCADE, related_name="rooms")
+    interviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rooms_led")
+    candidate = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="rooms_joined"
+    )
+    invite_token = models.CharField(max_length=64, unique=True)
+    invite_expires_at = models.DateTimeField()
+    state = models.CharField(max_length=10, choices=RoomState.choices, default=RoomState.OPEN)
+    #: The document after `version` steps: the step log replayed, kept so nothing replays it on each load.
+    text = models.TextField()
+    version = models.PositiveIntegerField(default=0)
+    notes = models.TextField(blank=True, help_text="The interviewer's private notes.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.question.title} ({self.interviewer})"
+
+    def get_absolute_url(self):
+        return reverse("rooms:room", args=[self.public_id])
+
+    @property
+    def is_open(self):
+        return self.state == RoomState.OPEN
+
+    @property
+    def group_name(self):
+        """The room's channel-layer group (letters, digits, hyphens: what channels accepts)."""
+        return f"room-{self.public_id}"
+
+
+class RoomStep(models.Model):
+    """One accepted edit: CodeMirror's ChangeSet as JSON, taking the document from `version` to `version + 1`."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="steps")
+    version = models.PositiveIntegerField()
+    changes = models.JSONField()
+    client_id = models.CharField(max_length=64)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["room", "version"]
+        constraints = [models.UniqueConstraint(fields=["room", "version"], name="room_step_version_unique")]
+
+
+class RoomGrading(models.Model):
+    """A quick check or full grading of the room's program, started by either participant."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="gradings")
+    submission = models.OneToOneField("grader.Submission", on_delete=models.CASCADE, related_name="room_grading")
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at"]

@@ -1,0 +1,124 @@
+"""Room pages: open a room, join through the invitation, the room itself, a grading's
+status and report, the end-of-interview report. Each asks rooms.services."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from submissions.services.queueing import submission_progress
+from submissions.speed import submission_speed
+
+from . import services
+from .broadcast import grading_message
+
+
+def _room_or_404(user, public_id):
+    try:
+        return services.room_for(user, public_id)
+    except services.RoomRefused:
+        raise Http404("No such room") from None
+
+
+def _grading_or_404(user, public_id, submission_id):
+    try:
+        return services.grading_for(user, public_id, submission_id)
+    except services.RoomRefused:
+        raise Http404("No such grading") from None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new(request):
+    """GET: what opening a room on ?exercise=<slug> means; POST: open it."""
+    slug = request.POST.get("exercise") if request.method == "POST" else request.GET.get("exercise", "")
+    if request.method == "POST":
+        try:
+            room = services.open_room(request.user, slug)
+        except services.RoomRefused as exc:
+            return render(request, "rooms/new.html", {"slug": slug, "error": str(exc)}, status=400)
+        return redirect(room)
+    return render(request, "rooms/new.html", {"slug": slug})
+
+
+@login_required
+@require_GET
+def join(request, token):
+    try:
+        room = services.join(request.user, token)
+    except services.RoomRefused as exc:
+        return render(request, "rooms/refused.html", {"reason": str(exc)}, status=403)
+    return redirect(room)
+
+
+@login_required
+@require_GET
+def room(request, public_id):
+    room = _room_or_404(request.user, public_id)
+    if not room.is_open:
+        return redirect("rooms:report", public_id=room.public_id)
+    is_interviewer = request.user.pk == room.interviewer_id
+    context = {
+        "room": room,
+        "question": room.question,
+        "is_interviewer": is_interviewer,
+        "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_token]))
+        if is_interviewer
+        else None,
+        "gradings": [grading_message(grading) for grading in services.room_gradings(room)],
+    }
+    return render(request, "rooms/room.html", context)
+
+
+@login_required
+@require_GET
+def grading_status(request, public_id, submission_id):
+    """A grading's state and live progress, for either participant (the submission pages show it to its owner only)."""
+    grading = _grading_or_404(request.user, public_id, submission_id)
+    submission = grading.submission
+    return JsonResponse(
+        {
+            "id": submission.pk,
+            "is_final": submission.is_final,
+            "status_label": submission.get_status_display(),
+            "verdict_label": submission.verdict_label if submission.is_final else "",
+            "progress": submission_progress(submission),
+        }
+    )
+
+
+@login_required
+@require_GET
+def grading(request, public_id, submission_id):
+    """A grading's report, for either participant."""
+    grading = _grading_or_404(request.user, public_id, submission_id)
+    submission = grading.submission
+    context = {
+        "room": grading.room,
+        "grading": grading,
+        "submission": submission,
+        "question": grading.room.question,
+        "report": submission.report or {},
+        "progress": submission_progress(submission),
+        "speed": submission_speed(submission) if submission.is_final else None,
+    }
+    return render(request, "rooms/grading.html", context)
+
+
+@login_required
+@require_GET
+def report(request, public_id):
+    """The interview's record: the final program, every grading, and (for the interviewer) the notes."""
+    room = _room_or_404(request.user, public_id)
+    if room.is_open:
+        messages.info(request, "The report is written when the interviewer ends the interview.")
+        return redirect(room)
+    context = {
+        "room": room,
+        "question": room.question,
+        "is_interviewer": request.user.pk == room.interviewer_id,
+        "gradings": services.room_gradings(room),
+    }
+    return render(request, "rooms/report.html", context)

@@ -1,0 +1,171 @@
+"""The room's websocket through the site's ASGI application: who may connect, what the
+server checks on each message, and the step log that survives a reconnection."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from rooms import services
+from rooms.consumers import CLOSE_REFUSED
+from rooms.models import Room, RoomGrading
+from submissions.models import Submission
+from submissions.services import queueing
+from submissions.signals import submission_graded
+from submissions.states import Status, Verdict
+
+from .conftest import STARTER
+
+# Channels closes the database connection around each consumer call: no test transaction survives that.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run(scenario):
+    async_to_sync(scenario)()
+
+
+async def hello(communicator):
+    connected, code = await communicator.connect()
+    assert connected, code
+    message = await communicator.receive_json_from()
+    assert message["event"] == "hello"
+    return message
+
+
+def insert_at_end(text, inserted, client_id):
+    return {"clientID": client_id, "changes": [len(text), [0, inserted]]}
+
+
+def test_an_outsider_and_a_stranger_origin_are_refused(room, outsider, candidate, connect):
+    stranger, foreign = connect(outsider, room), connect(candidate, room, origin="http://evil.example")
+
+    async def scenario():
+        connected, code = await stranger.connect()
+        assert (connected, code) == (False, CLOSE_REFUSED)
+        connected, _ = await foreign.connect()
+        assert not connected
+
+    run(scenario)
+
+
+def test_an_expired_link_lets_nobody_in_and_a_used_one_nobody_else(exercise, interviewer, candidate, outsider):
+    room = services.open_room(interviewer, exercise.question.slug)
+    Room.objects.filter(pk=room.pk).update(invite_expires_at=timezone.now())
+    try:
+        services.join(candidate, room.invite_token)
+    except services.RoomRefused as refusal:
+        assert "expired" in str(refusal)
+    else:
+        raise AssertionError("an expired link let the candidate in")
+    Room.objects.filter(pk=room.pk).update(invite_expires_at=timezone.now() + timezone.timedelta(hours=1))
+    assert services.join(candidate, room.invite_token).candidate == candidate
+    try:
+        services.join(outsider, room.invite_token)
+    except services.RoomRefused as refusal:
+        assert "already joined" in str(refusal)
+    else:
+        raise AssertionError("a second person joined through the same link")
+
+
+def test_edits_reach_the_other_side_and_survive_a_reconnection(room, interviewer, candidate, connect):
+    ivy, cand, again = connect(interviewer, room), connect(candidate, room), connect(candidate, room)
+
+    async def scenario():
+        start = await hello(ivy)
+        await hello(cand)
+        assert (start["doc"], start["version"]) == (STARTER, 0)
+        await ivy.send_json_to({"type": "push", "version": 0, "updates": [insert_at_end(STARTER, "# ivy", "c-ivy")]})
+        for side in (ivy, cand):
+            step = await side.receive_json_from()
+            assert (step["event"], step["version"], step["updates"][0]["clientID"]) == ("steps", 0, "c-ivy")
+        # A push on a version behind the log is answered with the steps it missed, and stored nowhere.
+        await cand.send_json_to({"type": "push", "version": 0, "updates": [insert_at_end(STARTER, "# lost", "c-cand")]})
+        missed = await cand.receive_json_from()
+        assert (missed["event"], len(missed["updates"])) == ("steps", 1)
+        await cand.disconnect()
+        state = await hello(again)
+        assert (state["doc"], state["version"]) == (STARTER + "# ivy", 1)
+        await again.send_json_to({"type": "pull", "version": 0})
+        assert (await again.receive_json_from())["updates"][0]["changes"] == [len(STARTER), [0, "# ivy"]]
+        await ivy.disconnect()
+        await again.disconnect()
+
+    run(scenario)
+    room.refresh_from_db()
+    assert (room.text, room.version, room.steps.count()) == (STARTER + "# ivy", 1, 1)
+
+
+def test_the_server_names_the_sender_and_checks_what_each_may_do(room, interviewer, candidate, connect):
+    ivy, cand = connect(interviewer, room), connect(candidate, room)
+
+    async def scenario():
+        await hello(ivy)
+        await hello(cand)
+        await cand.send_json_to({"type": "cursor", "anchor": 3, "head": 3, "clientID": "c-cand", "name": "ivy"})
+        cursor = await ivy.receive_json_from()
+        assert (cursor["event"], cursor["name"], cursor["head"]) == ("cursor", candidate.username, 3)
+        await cand.receive_json_from()  # its own cursor, which its editor ignores
+        await cand.send_json_to({"type": "notes", "text": "hire"})
+        assert (await cand.receive_json_from())["message"] == "Only the interviewer keeps notes."
+        await cand.send_json_to({"type": "end"})
+        assert (await cand.receive_json_from())["message"] == "Only the interviewer ends the interview."
+        await cand.send_json_to({"type": "push", "version": 0, "updates": [{"clientID": "c", "changes": [1]}]})
+        assert "does not cover the whole document" in (await cand.receive_json_from())["message"]
+        await ivy.send_json_to({"type": "notes", "text": "Explains the vectorised form well."})
+        assert (await ivy.receive_json_from())["event"] == "notes_saved"
+        await ivy.send_json_to({"type": "end"})
+        for side in (ivy, cand):
+            assert (await side.receive_json_from())["event"] == "ended"
+        # An ended room is read-only.
+        await cand.send_json_to({"type": "push", "version": 0, "updates": [insert_at_end(STARTER, "x", "c")]})
+        assert "read-only" in (await cand.receive_json_from())["message"]
+        await cand.send_json_to({"type": "grade", "purpose": "check"})
+        assert "read-only" in (await cand.receive_json_from())["message"]
+        await ivy.disconnect()
+        await cand.disconnect()
+
+    run(scenario)
+    room.refresh_from_db()
+    assert (room.notes, room.text, room.state) == ("Explains the vectorised form well.", STARTER, "ended")
+
+
+def test_a_grading_started_by_one_is_announced_to_both_and_so_is_its_result(
+    room, interviewer, candidate, connect, monkeypatch
+):
+    queued = []
+    monkeypatch.setattr(queueing, "enqueue", queued.append)  # no worker here: the grading is finished below
+    ivy, cand = connect(interviewer, room), connect(candidate, room)
+
+    async def scenario():
+        await hello(ivy)
+        await hello(cand)
+        await cand.send_json_to({"type": "grade", "purpose": "check"})
+        for side in (ivy, cand):
+            started = await side.receive_json_from()
+            assert (started["event"], started["by"], started["purpose"]) == (
+                "grading",
+                candidate.username,
+                "Quick check",
+            )
+        submission = await database_sync_to_async(Submission.objects.get)(pk=started["id"])
+        assert (submission.user_id, submission.code) == (candidate.pk, STARTER)
+        await database_sync_to_async(graded)(submission)
+        for side in (ivy, cand):
+            result = await side.receive_json_from()
+            assert (result["event"], result["id"], result["verdict"]) == (
+                "graded",
+                submission.pk,
+                "Correct on small inputs",
+            )
+        await ivy.disconnect()
+        await cand.disconnect()
+
+    run(scenario)
+    grading = RoomGrading.objects.get()
+    assert (grading.started_by, queued) == (candidate, [grading.submission])
+
+
+def graded(submission):
+    Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.ACCEPTED)
+    submission.refresh_from_db()
+    submission_graded.send(sender=Submission, submission=submission)

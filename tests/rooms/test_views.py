@@ -1,0 +1,54 @@
+"""The room's pages: opening a room, joining it, who sees what, and the report."""
+
+from django.urls import reverse
+
+from rooms import services
+from rooms.models import Room
+
+from .conftest import STARTER
+
+
+def test_opening_a_room_starts_from_the_starter_code_and_shows_the_invitation(client, interviewer, exercise):
+    client.force_login(interviewer)
+    page = client.get(reverse("rooms:new"), {"exercise": exercise.question.slug})
+    assert page.status_code == 200
+    response = client.post(reverse("rooms:new"), {"exercise": exercise.question.slug})
+    room = Room.objects.get()
+    assert response.url == room.get_absolute_url()
+    assert (room.text, room.interviewer, room.candidate) == (STARTER, interviewer, None)
+    html = client.get(room.get_absolute_url()).content.decode()
+    assert reverse("rooms:join", args=[room.invite_token]) in html
+    assert "Vectorises the loop" in html and 'id="room-notes"' in html
+    refused = client.post(reverse("rooms:new"), {"exercise": "no-such-exercise"})
+    assert refused.status_code == 400 and "no live coding exercise" in refused.content.decode()
+
+
+def test_the_candidate_joins_through_the_link_and_sees_no_notes_or_rubric(client, room, candidate):
+    room.notes = "Private: strong on NumPy"
+    room.save()
+    client.force_login(candidate)
+    html = client.get(room.get_absolute_url()).content.decode()
+    assert "room.bundle.js" in html
+    for private in ("room-notes", "Vectorises the loop", "room-invite-link", room.invite_token, "Private"):
+        assert private not in html
+
+
+def test_outsiders_get_nothing_and_a_taken_link_says_so(client, room, outsider):
+    client.force_login(outsider)
+    assert client.get(room.get_absolute_url()).status_code == 404
+    assert client.get(reverse("rooms:report", args=[room.public_id])).status_code == 404
+    refused = client.get(reverse("rooms:join", args=[room.invite_token]))
+    assert refused.status_code == 403 and "already joined" in refused.content.decode()
+
+
+def test_an_ended_room_shows_its_report_with_the_notes_for_the_interviewer_only(client, room, interviewer, candidate):
+    room.text = "def transform(values):\n    return values * 2\n"
+    room.notes = "Explained the trade-off."
+    room.save()
+    services.end(interviewer, room)
+    client.force_login(candidate)
+    assert client.get(room.get_absolute_url()).url == reverse("rooms:report", args=[room.public_id])
+    report = client.get(reverse("rooms:report", args=[room.public_id])).content.decode()
+    assert "return values * 2" in report and "Explained the trade-off." not in report
+    client.force_login(interviewer)
+    assert "Explained the trade-off." in client.get(reverse("rooms:report", args=[room.public_id])).content.decode()
