@@ -61,8 +61,6 @@ def start(request):
         except NothingToDraw as nothing:
             form.add_error(None, str(nothing))
         else:
-            if interview.pool_note:
-                messages.info(request, interview.pool_note)
             return redirect("mock_interviews:question", interview.pk, 1)
     context = {"form": form, "history": _history(request.user)}
     return render(request, "mock_interviews/index.html", context, status=400)

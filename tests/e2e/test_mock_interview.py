@@ -21,7 +21,7 @@ def answer(page, label, text, confidence):
     expect(page.locator(".save-status")).to_contain_text("Saved")
 
 
-def test_a_learner_completes_a_short_mock_interview(transactional_db, open_page):
+def test_a_learner_completes_a_short_mock_interview(transactional_db, open_page, screenshot):
     bank = {Kind.CONCEPT: make_concept("doubling-table"), Kind.NUMERIC: make_numeric("gib-in-bytes"),
             Kind.CODING: make_coding("square-values")}
     page = open_page()
@@ -39,6 +39,7 @@ def test_a_learner_completes_a_short_mock_interview(transactional_db, open_page)
     page.get_by_role("link", name="Next").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Q2. {bank[Kind.NUMERIC].title}")
     answer(page, "Your answer", "4 GiB", "5")
+    screenshot(page, "mock-interview-question")
     page.get_by_role("link", name="Next").click()
     expect(page.locator("textarea#code-editor")).to_be_attached()  # the practice editor, the starter code in it
 
@@ -52,6 +53,7 @@ def test_a_learner_completes_a_short_mock_interview(transactional_db, open_page)
     page.get_by_role("button", name="Mark my answer").click()
     expect(page.locator("#q1 .item-score")).to_contain_text("0.50")
     expect(page.locator(".calibration-error")).to_contain_text("over 2 scored answers")
+    screenshot(page, "mock-interview-report", full_page=True)
     page.get_by_role("link", name="Another mock interview").click()
     expect(page.locator("table.mock-history tbody tr")).to_have_count(1)
     assert not open_page.errors, open_page.errors
