@@ -13,6 +13,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from leaderboards.models import TopicScore, UserScore
+from mock_interviews.models import MockInterview
 from questions.models import Attempt, Draft
 from submissions.models import Purpose, Submission
 from teams.models import Organisation, Role
@@ -69,6 +70,35 @@ def answers(user):
     return Attempt.objects.filter(user=user).select_related("question").order_by("created_at", "id")
 
 
+def _mock_interview_row(interview):
+    return {
+        "minutes": interview.minutes,
+        "topics": interview.topics,
+        "difficulty": interview.difficulty,
+        "started_at": interview.started_at.isoformat(),
+        "finished_at": interview.finished_at.isoformat() if interview.finished_at else None,
+        "finish_reason": interview.finish_reason,
+        "questions": [
+            {
+                "question": item.question.slug,
+                "seen_before": item.seen_before,
+                "text": item.text,
+                "numeric_input": item.numeric_input,
+                "confidence": item.confidence,
+                "answer": item.attempt_id,
+                "submissions": sorted(submission.pk for submission in item.submissions.all()),
+            }
+            for item in interview.items.all()
+        ],
+    }
+
+
+def mock_interviews(user):
+    return MockInterview.objects.filter(user=user).order_by("started_at", "id").prefetch_related(
+        "items__question", "items__submissions"
+    )
+
+
 def export(user):
     """Everything the person did, as one JSON-ready dict (submissions with their full reports)."""
     profile = getattr(user, "profile", None)
@@ -87,6 +117,7 @@ def export(user):
             for draft in Draft.objects.filter(user=user).select_related("question")
         ],
         "submissions": [{**_submission_row(s), "message": s.message, "report": s.report} for s in own_submissions(user)],
+        "mock_interviews": [_mock_interview_row(interview) for interview in mock_interviews(user)],
     }
 
 
@@ -131,6 +162,7 @@ def close_account(user):
             f"You are the only owner of {', '.join(sole)}: make someone else an owner (or delete the team) first.",
             code="sole_owner",
         )
+    MockInterview.objects.filter(user=user).delete()  # its items hold answers as typed
     own_submissions(user).delete()  # their leaderboard entries go with them (CASCADE)
     UserScore.objects.filter(user=user).delete()
     TopicScore.objects.filter(user=user).delete()
