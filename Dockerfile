@@ -40,7 +40,7 @@ RUN rm -rf .cache \
     && install -d -o hotpath -g hotpath /var/lib/hotpath/cpu-slots
 USER hotpath
 EXPOSE 8000
-CMD ["gunicorn", "interview_platform.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "interview_platform.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
 
 
 # CuPy is only here to find the GPU and name it; grading itself runs in the GPU sandbox image.
