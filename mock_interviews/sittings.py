@@ -34,11 +34,26 @@ class InterviewClosed(MockInterviewError):
     pass
 
 
+class RunningAlready(MockInterviewError):
+    pass
+
+
+def running_interview(user, now=None):
+    """The user's mock interview still before its deadline and not finished, or None."""
+    running = MockInterview.objects.filter(user=user, finished_at__isnull=True)
+    for interview in running:
+        finalise_if_expired(interview, now)
+    return running.first()
+
+
 @transaction.atomic
 def start_interview(user, minutes, topics=(), difficulty="", now=None):
-    """Draw the questions and start the clock. Raises drawing.NothingToDraw when none match."""
-    chosen = drawing.draw(user, minutes, topics, difficulty)
+    """Draw the questions and start the clock. One at a time: RunningAlready while another
+    runs; drawing.NothingToDraw when no question matches."""
     now = now or timezone.now()
+    if running_interview(user, now) is not None:
+        raise RunningAlready("You are sitting a mock interview already: finish it before you start another.")
+    chosen = drawing.draw(user, minutes, topics, difficulty)
     interview = MockInterview.objects.create(
         user=user, minutes=minutes, topics=sorted(topics), difficulty=difficulty, pool_note=chosen.note,
         started_at=now, deadline=now + timedelta(minutes=minutes),

@@ -60,6 +60,9 @@ def start(request):
             interview = sittings.start_interview(request.user, data["minutes"], data["topics"], data["difficulty"])
         except NothingToDraw as nothing:
             form.add_error(None, str(nothing))
+        except sittings.RunningAlready as running:
+            messages.info(request, running.message)
+            return redirect("mock_interviews:question", sittings.running_interview(request.user).pk, 1)
         else:
             return redirect("mock_interviews:question", interview.pk, 1)
     context = {"form": form, "history": _history(request.user)}

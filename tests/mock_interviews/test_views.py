@@ -33,6 +33,9 @@ def test_the_start_form_offers_the_bank_topics_and_starts_the_clock(small_bank, 
     assert response.status_code == 302 and response.url == reverse("mock_interviews:question", args=[interview.pk, 1])
     question = learner_client.get(response.url)
     assert question.status_code == 200 and 'class="countdown"' in question.text and "teams/take.js" in question.text
+    again = learner_client.post(reverse("mock_interviews:start"), {"minutes": "20"}, follow=True)
+    assert "finish it before you start another" in again.text  # one at a time: back to the running one
+    assert MockInterview.objects.filter(user=learner).count() == 1
 
 
 def test_nothing_to_draw_is_said_on_the_form(db, learner_client):
