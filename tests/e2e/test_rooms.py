@@ -14,6 +14,7 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
+from questions.models import Question
 from tests.faults.conftest import service_env
 
 from .conftest import LAPTOP, worker_database_url
@@ -119,8 +120,8 @@ def test_two_people_edit_one_program_and_see_each_others_work(signed_in_page, ma
     ivy = signed_in_page(make_user("ivy"))
     cand = signed_in_page(make_user("cand"))
 
-    ivy.goto(f"/rooms/new/?exercise={EXERCISE}")
-    ivy.get_by_role("button", name="Open the room").click()
+    ivy.goto(Question.objects.get(slug=EXERCISE).get_absolute_url())
+    ivy.get_by_role("button", name="Open a live interview room").click()
     invite = ivy.locator("#room-invite-link").input_value()
     cand.goto(invite)
     for page, name in ((ivy, "ivy"), (cand, "cand")):

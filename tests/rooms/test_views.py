@@ -8,6 +8,12 @@ from rooms.models import Room
 from .conftest import STARTER
 
 
+def test_the_exercise_page_offers_a_room(client, interviewer, exercise):
+    client.force_login(interviewer)
+    html = client.get(exercise.question.get_absolute_url()).content.decode()
+    assert f'action="{reverse("rooms:new")}"' in html and f'name="exercise" value="{exercise.question.slug}"' in html
+
+
 def test_opening_a_room_starts_from_the_starter_code_and_shows_the_invitation(client, interviewer, exercise):
     client.force_login(interviewer)
     page = client.get(reverse("rooms:new"), {"exercise": exercise.question.slug})
