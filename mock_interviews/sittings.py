@@ -12,7 +12,14 @@ from django.utils import timezone
 from accounts.verification import is_verified
 from questions.models import Kind
 from questions.numeric import check_numeric
-from questions.services.answering import answer_numeric, reveal_concept_answer, score_concept_attempt
+from questions.services.answering import (
+    MAX_ANSWER_CHARS,
+    UnstorableAnswer,
+    answer_numeric,
+    checked_length,
+    reveal_concept_answer,
+    score_concept_attempt,
+)
 from questions.services.calibration import CONFIDENCE_LEVELS
 from submissions.models import Purpose
 from submissions.services.gpu_workers import NO_GPU_WORKER_MESSAGE, gpu_worker_online
@@ -123,12 +130,13 @@ def save_answer(item, *, text=None, numeric_input=None, confidence=None, now=Non
     typed. Returns a message when a numeric input cannot be read (saved all the same, so
     nothing typed is lost); correctness is told only in the report."""
     ensure_open(item.interview, now)
-    text = text or ""
-    limit = settings.SUBMISSION_MAX_BYTES
-    if len(text.encode()) > limit:
-        raise MockInterviewError(f"Answers are limited to {limit:,} bytes.")
-    if "\x00" in text or "\x00" in (numeric_input or ""):
-        raise MockInterviewError("Answers cannot contain NUL characters.")  # PostgreSQL text cannot hold them
+    # The limits practice applies: code as long as a submission, a written answer MAX_ANSWER_CHARS.
+    limit = settings.SUBMISSION_MAX_BYTES if item.question.kind == Kind.CODING else MAX_ANSWER_CHARS
+    try:
+        text = checked_length(text, limit)
+        checked_length(numeric_input)
+    except UnstorableAnswer as refused:
+        raise MockInterviewError(str(refused)) from None
     message = ""
     fields = ["updated_at"]
     if item.question.kind == Kind.NUMERIC:

@@ -72,6 +72,9 @@ def test_answers_after_the_deadline_are_refused_and_the_interview_closes_at_it(s
     interview = sittings.start_interview(learner, 20, now=started)
     numeric = interview.items.get(question__kind=Kind.NUMERIC)
     assert sittings.save_answer(numeric, numeric_input="4 GiB", confidence="4") == ""
+    concept = interview.items.get(question__kind=Kind.CONCEPT)
+    with pytest.raises(sittings.MockInterviewError, match="limited to 20,000 characters"):
+        sittings.save_answer(concept, text="x" * 20_001)  # as practice refuses it: the attempt could not hold it
 
     late = started + timedelta(minutes=20, seconds=1)
     with pytest.raises(sittings.InterviewClosed, match="Time is up"):
