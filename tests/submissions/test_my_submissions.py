@@ -35,3 +35,11 @@ def test_the_kind_filter_offers_what_a_learner_sends_and_validations_only_to_who
     assert offered() == [Purpose.PRACTICE, Purpose.QUICK_CHECK]
     Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", purpose=Purpose.VALIDATION)
     assert offered() == [Purpose.PRACTICE, Purpose.QUICK_CHECK, Purpose.VALIDATION]
+
+
+def test_an_accepted_quick_check_is_never_called_accepted(candidate_client, candidate, exercise_version):
+    Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", purpose=Purpose.QUICK_CHECK,
+                              status="done", verdict="accepted")
+    for page in (LIST, reverse("questions:progress")):
+        html = candidate_client.get(page).content.decode()
+        assert ">Correct on small inputs</span>" in html and ">Accepted</span>" not in html
