@@ -17,6 +17,9 @@ COMPOSITION = {
     Length.LONG: ((Kind.CONCEPT, 2), (Kind.NUMERIC, 2), (Kind.CODING, 2)),
 }
 
+#: The levels offered: any, or one of the bank's difficulties.
+DIFFICULTY_CHOICES = [("", "Any level"), *Difficulty.choices]
+
 
 class NothingToDraw(ValueError):
     """No live public question matches the choices; the message says so."""
@@ -87,5 +90,3 @@ def draw(user, minutes, topics=(), difficulty="", rng=random):
         raise NothingToDraw("No question matches those topics and level: choose more topics or any level.")
     return Draw(questions=drawn, note=" ".join(notes))
 
-
-DIFFICULTY_CHOICES = [("", "Any level"), *Difficulty.choices]
