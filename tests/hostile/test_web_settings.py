@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,11 +68,12 @@ def test_a_foreign_host_gets_a_plain_400_without_settings(tmp_path):
     assert "Bad Request" in served.stdout
 
 
-def test_the_server_refuses_the_built_in_secret_key(tmp_path):
-    served = run_python("import interview_platform.wsgi", clean_environment(tmp_path))
+@pytest.mark.parametrize("entry_point", ["interview_platform.wsgi", "interview_platform.asgi"])
+def test_the_server_refuses_the_built_in_secret_key(tmp_path, entry_point):
+    served = run_python(f"import {entry_point}", clean_environment(tmp_path))
     assert served.returncode != 0
     assert "SECRET_KEY is the built-in default" in served.stderr
-    assert run_python("import interview_platform.wsgi", clean_environment(tmp_path, DEBUG="1")).returncode == 0
+    assert run_python(f"import {entry_point}", clean_environment(tmp_path, DEBUG="1")).returncode == 0
 
 
 #: Values docker-compose.yml requires that are not secrets of any shape.
