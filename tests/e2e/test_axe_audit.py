@@ -4,7 +4,7 @@ audited in both themes (the theme follows the emulated system preference live, s
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Permission
 from django.utils import timezone
 
 from questions.models import Kind, Question
@@ -19,6 +19,7 @@ from .test_submission_feedback import graded_report
 pytestmark = pytest.mark.browser
 
 FAILING_IMPACTS = {"serious", "critical"}
+AUTHORING = {"content_type__app_label": "authoring", "codename": "author_questions"}
 PUBLIC_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/questions/", "/leaderboards/", "/no-such-page/"]
 
 
@@ -26,7 +27,8 @@ PUBLIC_PAGES = ["/", "/accounts/login/", "/accounts/signup/", "/questions/", "/l
 def audited_site(bank, make_user):
     """An author who owns a team whose assessment has a finished sitting, and a graded submission of theirs."""
     author = make_user("auditor", is_staff=True, password=PASSWORD)
-    Group.objects.get(name="Authors").user_set.add(author)
+    # The permission itself: the "Authors" group comes from a data migration, which an earlier test's flush removed.
+    author.user_permissions.add(Permission.objects.get(**AUTHORING))
     candidate = make_user("audited-candidate", password=PASSWORD)
     coding = Question.objects.get(slug="python-loop-to-numpy")
     submission = Submission.objects.create(
@@ -80,7 +82,9 @@ def test_no_page_has_a_serious_accessibility_violation_in_either_theme(open_page
     found = []
 
     def audit(path):
-        page.goto(path)
+        response = page.goto(path)
+        # Each page audited is the page itself, not a sign-in form or an error in its place (but the 404 page's own).
+        assert response.status == (404 if path == "/no-such-page/" else 200) and response.url.endswith(path), path
         page.wait_for_load_state("load")
         found.extend(serious_violations(page, axe, "light"))
         found.extend(serious_violations(page, axe, "dark"))
