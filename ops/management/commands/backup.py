@@ -20,6 +20,8 @@ class Command(BaseCommand):
         target = options["file"]
         try:
             if target == "-":
+                if sys.stdout.isatty():
+                    raise CommandError("no backup written: standard output is a terminal; redirect it to a file")
                 manifest = backup.write_backup(sys.stdout.buffer)
                 sys.stdout.buffer.flush()
             else:
