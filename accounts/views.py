@@ -7,21 +7,12 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from questions import tracks
-from questions.services import browsing
-
 from . import verification
 from .forms import PasswordResetForm, ProfileForm, SignUpForm
 from .models import profile_for
 from .ratelimits import over_limit
 
 TOO_MANY = "Too many attempts from here. Wait a few minutes, then try again."
-
-
-def home(request):
-    summary = browsing.bank_summary()
-    context = {"counts": summary.counts, "first_question": summary.first_question, "tracks": tracks.all_tracks(request.user)}
-    return render(request, "home.html", context)
 
 
 def _safe_next(request):

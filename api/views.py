@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 
 from leaderboards import services as boards
 from leaderboards.models import LeaderboardEntry, TopicScore, UserScore
-from questions import tracks
+from practice import tracks
+from practice.editorial import editorial_for
 from questions.models import Kind, Question
-from questions.services.editorial import editorial_for
 from submissions.models import Submission
 from submissions.services import gpu_workers, intake, queueing
 from teams.services import integrity

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "questions",
     "submissions",
     "teams",
+    "practice",
     "authoring",
     "leaderboards",
     "mock_interviews",

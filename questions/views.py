@@ -1,87 +1,16 @@
+"""The pure question pages: a recorded attempt, a draft's autosave, the staff preview.
+The pages that show practice (the list, a question, tracks, progress) are practice.views."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import select_template
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from . import tracks
-from .forms import ConceptAnswerForm, NumericAnswerForm, RubricForm
+from .forms import RubricForm
 from .models import Attempt, Kind, Question
 from .numeric import slip_words, to_question_unit, unit_slip
 from .rendering import render_markdown
-from .services import answering, browsing, coverage, drafts, editorial
-from .services.calibration import user_calibration
-
-CODING_PANEL_TEMPLATE = "submissions/coding_panel.html"
-
-
-def browse(request):
-    return render(request, "questions/browse.html", {"browse": browsing.browse_questions(request.GET), "orders": browsing.ORDERS})
-
-
-def _coding_panel_exists():
-    """The submissions app provides the editor panel; render without it until it exists."""
-    try:
-        select_template([CODING_PANEL_TEMPLATE])
-    except TemplateDoesNotExist:
-        return False
-    return True
-
-
-# Never from the browser's cache: Back after a submission must show the draft saved since, not the page as first served.
-@never_cache
-def detail(request, slug):
-    question = browsing.public_question(slug)
-    if question is None:
-        raise Http404("No such question.")
-    user = request.user
-    can_practise = user.is_authenticated and not question.is_retired
-    form = None
-    if can_practise and question.kind == Kind.CONCEPT:
-        form = ConceptAnswerForm(request.POST or None, initial={"answer": drafts.draft_text(user, question)})
-    elif can_practise and question.kind == Kind.NUMERIC:
-        form = NumericAnswerForm(request.POST or None, unit=question.answer_unit)
-
-    if request.method == "POST":
-        if form is None:
-            messages.error(request, "This question cannot be answered here." if user.is_authenticated else "Sign in to practise.")
-            return redirect(question)
-        if form.is_valid():
-            attempt = _record_answer(question, user, form)
-            if attempt is not None:
-                return redirect("questions:attempt", slug=question.slug, pk=attempt.pk)
-
-    context = {
-        "question": question,
-        "form": form,
-        "previous_attempts": Attempt.objects.filter(user=user, question=question)[:5] if user.is_authenticated else [],
-    }
-    if question.kind == Kind.CODING:
-        context["exercise"] = question.exercise
-        context["editorial"] = editorial.editorial_for(user, question)
-        if _coding_panel_exists():
-            context["coding_panel_template"] = CODING_PANEL_TEMPLATE
-    return render(request, "questions/detail.html", context)
-
-
-def track(request, slug):
-    progress = tracks.track_progress(slug, request.user)
-    if progress is None:
-        raise Http404("No such track.")
-    return render(request, "questions/track.html", {"progress": progress})
-
-
-def _record_answer(question, user, form):
-    """Returns the new attempt, or None with the problem added to the form."""
-    if question.kind == Kind.CONCEPT:
-        return answering.reveal_concept_answer(user, question, form.cleaned_data["answer"], form.cleaned_data["confidence"])
-    attempt, check = answering.answer_numeric(user, question, form.cleaned_data["value"], form.cleaned_data["confidence"])
-    if attempt is None:
-        form.add_error("value", check.error)
-    return attempt
+from .services import answering, drafts
 
 
 @login_required
@@ -117,25 +46,6 @@ def save_draft(request, slug):
     except answering.UnstorableAnswer as exc:
         return JsonResponse({"error": str(exc)}, status=400)
     return JsonResponse({"saved": True, "updated_at": draft.updated_at.isoformat()})
-
-
-@login_required
-def progress(request):
-    user = request.user
-    calibration = user_calibration(user)
-    context = {
-        "attempts": coverage.recent_attempts(user),
-        "submissions": coverage.recent_submissions(user),
-        "coverage": coverage.coverage_by_topic(user),
-        "calibration": calibration,
-        "calibration_chart": {
-            "labels": [str(level.confidence) for level in calibration.levels],
-            "mean_scores": [level.mean_score for level in calibration.levels],
-            "expected": [level.expected_score for level in calibration.levels],
-            "counts": [level.count for level in calibration.levels],
-        },
-    }
-    return render(request, "questions/progress.html", context)
 
 
 @require_POST

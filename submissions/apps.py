@@ -14,20 +14,6 @@ class SubmissionsConfig(AppConfig):
     def ready(self):
         configure_judge()
         setting_changed.connect(_reconfigure_judge)
-        # Submissions sit above questions: they hand questions what it needs from here
-        # (practice counts) instead of questions importing them.
-        from questions import hooks
-
-        from . import practice
-
-        hooks.register_coding_practice(
-            hooks.CodingPractice(
-                users_annotation=practice.users_annotation,
-                question_ids=practice.practised_question_ids,
-                recent=practice.recent_practice,
-                accepted_question_ids=practice.accepted_question_ids,
-            )
-        )
 
 
 JUDGE_SETTINGS = {"SANDBOX_BACKEND": "backend", "SANDBOX_CPU_IMAGE": "cpu_image", "SANDBOX_GPU_IMAGE": "gpu_image"}

@@ -1,5 +1,5 @@
-"""Submissions as practice: which count, and how the question pages count and list
-them (registered with questions.hooks in SubmissionsConfig.ready)."""
+"""Submissions as practice: which count, and the queries the practice app's pages
+(practice/) count and list them with."""
 from django.db.models import Count, Q
 
 from questions.models import Question

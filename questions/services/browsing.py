@@ -1,16 +1,14 @@
-"""Browsing the bank: the list of live questions with facets and two orders, a public
-question's page, and what the home page says about the bank. All of it is cached under
-the bank's version."""
+"""Browsing the bank: the live questions matching a search and facets in one of two
+orders, a public question, and what the home page says about the bank. All of it is
+cached under the bank's version. The list page itself, with practice counts, is
+practice.browse's."""
 import hashlib
 import json
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 from django.core.cache import cache
-from django.core.paginator import Page, Paginator
 from django.db.models import Count, Q
 
-from .. import hooks
 from ..bank_version import bank_version
 from ..models import Difficulty, Kind, Question
 
@@ -47,37 +45,9 @@ class Listing:
     ignored: list  # filter values no question has, so not applied
 
 
-@dataclass(frozen=True)
-class Browse:
-    page: Page  # the questions on this page, each with `practiced`
-    facets: list
-    query: str
-    order: str
-    filtered: bool
-    ignored: list
-    querystring: str  # the filters and order, without the page, for the page links
-    bank_version: str
-    cache_key: str  # the bank's version and the cleaned params: what the rendered list depends on besides the page
-
-    @property
-    def questions(self):
-        return self.page.object_list
-
-    @property
-    def total(self):
-        return self.page.paginator.count
-
-    @property
-    def cards_key(self):
-        """What the rendered cards depend on besides the bank: each one's question and practice count."""
-        return ",".join(f"{question.pk}:{question.practiced}" for question in self.questions)
-
-
 FACETS = (("topic", "Topic"), ("difficulty", "Difficulty"), ("kind", "Kind"))
 FACET_LABELS = {"difficulty": dict(Difficulty.choices), "kind": dict(Kind.choices)}
-BROWSE_PAGE_SIZE = 20
 LISTING_CACHE_S = 24 * 3600  # keyed by the bank's version: a change to the bank is a new key, not a stale one
-PRACTICE_COUNTS_CACHE_S = 60  # "N practiced" on a page of the list may be this old
 START_ORDER = "start"
 ORDERS = (("", "By topic"), (START_ORDER, "Start here: a beginner's order"))
 
@@ -109,19 +79,6 @@ def beginner_rank(topic, tags, difficulty, kind, title):
         KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER),
         title.lower(),
     )
-
-
-def with_practice_counts(questions):
-    """Annotate `practiced`: distinct users who practised each question (an
-    Attempt, or for coding a practice submission on any of its exercise versions)."""
-    return questions.annotate(
-        attempt_users=Count("attempts__user", distinct=True),
-        submission_users=hooks.coding_practice().users_annotation(),
-    )
-
-
-def practiced_count(question):
-    return question.submission_users if question.kind == Kind.CODING else question.attempt_users
 
 
 def _text_search(questions, query):
@@ -178,24 +135,10 @@ def _listing(cleaned):
                    filtered=bool(query or any(chosen.values())), ignored=ignored)
 
 
-def _page_questions(ids):
-    """The questions of one page, in the listing's order, each with `practiced` (counted now, not cached)."""
-    if not ids:
-        return []
-    rows = with_practice_counts(Question.objects.filter(pk__in=ids).defer("prompt", "sample_answer", "explanation", "hints", "rubric", "extra"))
-    by_id = {question.pk: question for question in rows}
-    questions = [by_id[pk] for pk in ids if pk in by_id]
-    for question in questions:
-        question.practiced = practiced_count(question)
-    return questions
-
-
-def browse_questions(params):
-    """Live questions filtered by the GET params topic/difficulty/kind/q, in the order `order`
-    asks for (by topic, or the beginner's order), BROWSE_PAGE_SIZE a page (`page`), with a
-    count for every facet value given the other filters. The listing is cached under the
-    bank's version; a page's practice counts (how many people practised each question, the
-    same for everyone) for PRACTICE_COUNTS_CACHE_S on top."""
+def cached_listing(params):
+    """(cleaned params, cache key, bank version, Listing) for a browse request's GET params.
+    The Listing is cached for LISTING_CACHE_S under the bank's version and the cleaned
+    params, so a change to the bank is a new key, never a stale entry."""
     cleaned = browse_params(params)
     version = bank_version()
     key = "browse-listing:%s:%s" % (version, hashlib.sha1(json.dumps(cleaned, sort_keys=True).encode()).hexdigest())
@@ -203,18 +146,7 @@ def browse_questions(params):
     if listing is None:
         listing = _listing(cleaned)
         cache.set(key, listing, LISTING_CACHE_S)
-    page = Paginator(listing.ids, BROWSE_PAGE_SIZE).get_page(params.get("page"))
-    page_key = f"{key}:page-{page.number}"
-    questions = cache.get(page_key)
-    if questions is None:
-        questions = _page_questions(list(page.object_list))
-        cache.set(page_key, questions, PRACTICE_COUNTS_CACHE_S)
-    page.object_list = questions
-    kept = {name: value for name, value in cleaned.items() if value and value not in listing.ignored}
-    return Browse(
-        page=page, facets=listing.facets, query=listing.query, order=listing.order, filtered=listing.filtered,
-        ignored=listing.ignored, querystring=urlencode(kept), bank_version=version, cache_key=key,
-    )
+    return cleaned, key, version, listing
 
 
 _MISSING = "missing"

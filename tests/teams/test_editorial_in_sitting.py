@@ -1,12 +1,12 @@
 """An exercise's editorial, earned in practice, stays hidden while the learner sits an
-assessment that holds the exercise (questions.hooks.in_sitting_with, registered by teams)."""
+assessment that holds the exercise (practice.editorial, which asks teams)."""
 from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
+from practice import editorial
 from questions.models import ExerciseVersion, Kind, Question
-from questions.services import editorial
 from submissions.models import Purpose, Submission
 from teams import services
 from teams.models import Assessment

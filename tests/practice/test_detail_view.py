@@ -2,7 +2,7 @@ import pytest
 from django.template import TemplateDoesNotExist
 from django.urls import reverse
 
-from questions import views
+from practice import views
 from questions.models import Attempt, Draft, Question
 
 

@@ -1,8 +1,8 @@
 """The progress page's lists: topics practised, recent attempts and submissions."""
 from dataclasses import dataclass
 
-from .. import hooks
-from ..models import Attempt, Question
+from questions.models import Attempt, Question
+from submissions import practice as coding_practice
 
 RECENT_LIMIT = 20
 
@@ -20,7 +20,7 @@ class TopicCoverage:
 
 def practised_question_ids(user):
     attempted = Attempt.objects.filter(user=user).values_list("question_id", flat=True)
-    submitted = hooks.coding_practice().question_ids(user)
+    submitted = coding_practice.practised_question_ids(user)
     return set(attempted) | set(submitted)
 
 
@@ -34,8 +34,9 @@ def coverage_by_topic(user):
 
 
 def recent_attempts(user):
-    return Attempt.objects.filter(user=user, question__in=Question.objects.public()).select_related("question")[:RECENT_LIMIT]
+    attempts = Attempt.objects.filter(user=user, question__in=Question.objects.public())
+    return attempts.select_related("question")[:RECENT_LIMIT]
 
 
 def recent_submissions(user):
-    return hooks.coding_practice().recent(user, RECENT_LIMIT)
+    return coding_practice.recent_practice(user, RECENT_LIMIT)

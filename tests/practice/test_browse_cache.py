@@ -7,13 +7,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from practice import browse
 from questions import bank_version
 from questions.models import Attempt, Draft, Question
-from questions.services import browsing
 
 BROWSE = reverse("questions:browse")
 TOPIC = "Algorithmic Complexity & Code-Level Optimization"
-PAGE = browsing.BROWSE_PAGE_SIZE
+PAGE = browse.BROWSE_PAGE_SIZE
 
 
 def titles(response):

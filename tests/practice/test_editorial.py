@@ -3,7 +3,7 @@ only after their own accepted practice submission: never before, never from a si
 import pytest
 from django.urls import reverse
 
-from questions.services.editorial import editorial_for
+from practice.editorial import editorial_for
 from submissions.models import Purpose, Submission
 from submissions.states import Status, Verdict
 

@@ -1,9 +1,9 @@
-"""Tracks and each person's progress along them. Coding progress comes from submissions
-through questions.hooks, so this module imports nothing above questions."""
+"""Tracks and each person's progress along them: concept and numeric attempts from
+questions, coding practice from submissions."""
 from dataclasses import dataclass
 
-from . import hooks
-from .models import Attempt, Kind, Question, Track
+from questions.models import Attempt, Kind, Question, Track
+from submissions import practice as coding_practice
 
 #: An attempt at a concept or numeric question counts as solved from this score (0..1):
 #: a numeric answer within tolerance, or at least half of a concept rubric ticked.
@@ -58,11 +58,10 @@ def _user_progress(user):
     if not user.is_authenticated:
         return set(), set()
     attempts = Attempt.objects.filter(user=user)
-    practice = hooks.coding_practice()
-    practised = set(attempts.values_list("question_id", flat=True)) | set(practice.question_ids(user))
+    practised = set(attempts.values_list("question_id", flat=True)) | set(coding_practice.practised_question_ids(user))
     answered = attempts.filter(score__gte=SOLVED_SCORE).exclude(question__kind=Kind.CODING)
     solved = set(answered.values_list("question_id", flat=True))
-    return practised, solved | set(practice.accepted_question_ids(user))
+    return practised, solved | set(coding_practice.accepted_question_ids(user))
 
 
 def _progress(track, tracks_by_slug, questions, done):
