@@ -104,7 +104,8 @@ def _pg_environment():
     """libpq's variables for the configured database, so no password is on a command line."""
     database = connection.settings_dict
     values = {"PGDATABASE": database["NAME"], "PGUSER": database.get("USER"), "PGPASSWORD": database.get("PASSWORD"),
-              "PGHOST": database.get("HOST"), "PGPORT": str(database.get("PORT") or "")}
+              "PGHOST": database.get("HOST"), "PGPORT": str(database.get("PORT") or ""),
+              "PGSSLMODE": (database.get("OPTIONS") or {}).get("sslmode")}
     return {**os.environ, **{key: value for key, value in values.items() if value}}
 
 
