@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.db.models import Count, Q
 
 from ..bank_version import bank_version
-from ..models import Difficulty, Kind, Question
+from ..models import Difficulty, Kind, Question, Track
 
 
 @dataclass(frozen=True)
@@ -51,10 +51,13 @@ LISTING_CACHE_S = 24 * 3600  # keyed by the bank's version: a change to the bank
 START_ORDER = "start"
 ORDERS = (("", "By topic"), (START_ORDER, "Start here: a beginner's order"))
 
-# A beginner's order through the bank: topics from the foundations on, within a topic the CPU
-# material before the GPU material, each easy to hard, and at each difficulty a concept before
-# a numeric estimate before a coding exercise. Every question's place follows from its front
-# matter (topic, tags, difficulty, kind); nothing lists questions by hand.
+# A beginner's order through the bank: first the questions on the bank's tracks, in the tracks'
+# order (questions/bank/tracks.yaml: the curated paths, from CPU fundamentals on); then the rest,
+# topics from the foundations on, within a topic the CPU material before the GPU material, each
+# easy to hard, and at each difficulty a concept before a numeric estimate before a coding
+# exercise. Every question's place follows from the bank (tracks and front matter); the order
+# lists no question by hand. The default order ("By topic") is topic by topic, CPU material
+# before GPU material, easy to hard.
 BEGINNER_TOPICS = (
     "Technical Foundation and Self Assessment",
     "Algorithmic Complexity & Code-Level Optimization",
@@ -70,15 +73,42 @@ def is_gpu_material(tags):
     return any(tag in GPU_TAGS or tag.startswith(("gpu", "cuda-")) for tag in tags or ())
 
 
-def beginner_rank(topic, tags, difficulty, kind, title):
-    """Sort key of the beginner's order; a topic not in BEGINNER_TOPICS comes after them, by name."""
-    topic_rank = BEGINNER_TOPICS.index(topic) if topic in BEGINNER_TOPICS else len(BEGINNER_TOPICS)
+def _difficulty_rank(difficulty):
+    return DIFFICULTY_ORDER.index(difficulty) if difficulty in DIFFICULTY_ORDER else len(DIFFICULTY_ORDER)
+
+
+def beginner_rank(topic, tags, difficulty, kind, title, track_place=None):
+    """Sort key of the beginner's order: a question on a track (`track_place`, its place along
+    the tracks) before any other; a topic not in BEGINNER_TOPICS comes after them, by name."""
+    topic_place = BEGINNER_TOPICS.index(topic) if topic in BEGINNER_TOPICS else len(BEGINNER_TOPICS)
     return (
-        topic_rank, topic, is_gpu_material(tags),
-        DIFFICULTY_ORDER.index(difficulty) if difficulty in DIFFICULTY_ORDER else len(DIFFICULTY_ORDER),
+        (0, track_place) if track_place is not None else (1, 0),
+        topic_place, topic, is_gpu_material(tags), _difficulty_rank(difficulty),
         KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER),
         title.lower(),
     )
+
+
+def topic_rank(topic, tags, difficulty, title):
+    """Sort key of the default order: by topic, CPU material before GPU material, easy to hard, by title."""
+    return (topic, is_gpu_material(tags), _difficulty_rank(difficulty), title.lower())
+
+
+def _track_places():
+    """Each question's place along the bank's tracks, in their order (slug -> 0, 1, ...); a
+    question on two tracks keeps its first place."""
+    places = {}
+    for track in Track.objects.all():
+        for slug in track.question_slugs:
+            places.setdefault(slug, len(places))
+    return places
+
+
+def _in_beginner_order(questions):
+    """The ids of `questions` in the beginner's order."""
+    places = _track_places()
+    rows = questions.values_list("id", "slug", "topic", "tags", "difficulty", "kind", "title")
+    return [row[0] for row in sorted(rows, key=lambda row: beginner_rank(*row[2:], track_place=places.get(row[1])))]
 
 
 def _text_search(questions, query):
@@ -127,10 +157,10 @@ def _listing(cleaned):
 
     matching = base.filter(**{k: v for k, v in chosen.items() if v})
     if cleaned["order"] == START_ORDER:
-        rows = matching.values_list("id", "topic", "tags", "difficulty", "kind", "title")
-        ids = [row[0] for row in sorted(rows, key=lambda row: beginner_rank(*row[1:]))]
+        ids = _in_beginner_order(matching)
     else:
-        ids = list(matching.values_list("id", flat=True))
+        rows = matching.values_list("id", "topic", "tags", "difficulty", "title")
+        ids = [row[0] for row in sorted(rows, key=lambda row: topic_rank(*row[1:]))]
     return Listing(ids=ids, facets=facets, query=query, order=cleaned["order"],
                    filtered=bool(query or any(chosen.values())), ignored=ignored)
 
@@ -179,8 +209,8 @@ def bank_summary():
     if summary is None:
         live = Question.objects.public().live()
         counts = dict(live.values_list("kind").annotate(n=Count("id")).order_by())
-        rows = live.values_list("id", "topic", "tags", "difficulty", "kind", "title")
-        first_id = min(rows, key=lambda row: beginner_rank(*row[1:]))[0] if rows else None
+        ordered = _in_beginner_order(live)
+        first_id = ordered[0] if ordered else None
         summary = BankSummary(
             counts={kind: counts.get(kind, 0) for kind in Kind.values},
             first_question=Question.objects.only("id", "slug", "title").get(pk=first_id) if first_id else None,

@@ -1,6 +1,17 @@
 from django import template
 
+from questions.models import Kind
+
 register = template.Library()
+
+
+@register.filter
+def graded_on_gpu(question):
+    """Whether `question` is a coding exercise whose current version runs on a GPU."""
+    if question.kind != Kind.CODING:
+        return False
+    exercise = getattr(question, "exercise", None) or question.current_exercise()
+    return exercise is not None and exercise.target == "gpu"
 
 
 @register.filter

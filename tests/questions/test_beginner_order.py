@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from questions.loader.schema import TOPIC_FOLDERS
-from questions.models import Question
+from questions.models import ExerciseVersion, Question, Track
 from questions.services import browsing
 
 BROWSE = reverse("questions:browse")
@@ -109,3 +109,31 @@ def test_the_home_page_counts_and_first_step_follow_a_change_to_the_bank(client,
     html = client.get(reverse("home")).content.decode()
     assert "4 coding exercises" in html
     assert f'next={newcomer.get_absolute_url()}">Start practising' in html
+
+
+def test_start_here_begins_with_the_tracks_and_the_default_list_with_cpu_material_easy_first(client, mixed_bank):
+    """Issue 32: "Start here" opened on a question that sorted first by title, and the default
+    list on a GPU exercise no CPU-only install can grade."""
+    Track.objects.create(slug="first-steps", name="First steps", position=0,
+                         question_slugs=["algo-easy-coding", "cost-easy-concept"])
+    on_tracks = ["Algo easy coding", "Cost easy concept"]
+    assert titles(client.get(BROWSE, {"order": "start"})) == on_tracks + [t for t in EXPECTED if t not in on_tracks]
+    assert browsing.bank_summary().first_question.title == "Algo easy coding"
+    assert titles(client.get(BROWSE)) == [
+        "Algo easy coding", "Algo easy concept", "Algo medium numeric",
+        "Algo GPU easy concept", "Algo CUDA medium concept",
+        "Cost easy concept", "Cost hard coding",
+        "Foundation easy coding", "Foundation easy concept", "Foundation easy numeric", "Foundation hard concept",
+    ]
+
+
+def test_the_list_marks_exercises_graded_on_a_gpu(client, mixed_bank):
+    for title, target in (("Algo easy coding", "gpu"), ("Cost hard coding", "cpu")):
+        ExerciseVersion.objects.create(
+            question=Question.objects.get(title=title), number=1,
+            spec={"target": target, "entry_point": "f", "sizes": [1]}, content_hash=title,
+            reference_code="", starter_code="", inputs_code="", solution_code="",
+        )
+    cards = client.get(BROWSE).content.decode().split('<li class="card">')[1:]
+    marked = [card.split("</a></h2>")[0].rsplit(">", 1)[1] for card in cards if "badge-gpu" in card]
+    assert marked == ["Algo easy coding"]
