@@ -240,35 +240,37 @@ def _unknown_migrations(migrations):
 
 
 def read_backup(path, folder):
-    """Check the backup at `path` and unpack its dump into `folder`; BackupRefused says what is wrong with it."""
+    """Check the backup at `path` and unpack its dump into `folder`; BackupRefused says what is wrong with it
+    ('it is damaged: ...': the caller names the file)."""
     try:
         with tarfile.open(path, mode="r:gz") as archive:
             names = archive.getnames()
             if MANIFEST not in names:
-                raise BackupRefused(f"{path} is not a Hotpath backup: it has no {MANIFEST}")
+                raise BackupRefused(f"it is not a Hotpath backup: it has no {MANIFEST}")
             manifest = json.load(archive.extractfile(MANIFEST))
             if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-                raise BackupRefused(f"{path} is not a Hotpath backup: its manifest is not of the {FORMAT} format")
+                raise BackupRefused(f"it is not a Hotpath backup: its manifest is not of the {FORMAT} format")
             if manifest.get("format_version") != FORMAT_VERSION:
-                raise BackupRefused(f"{path} is backup format {manifest.get('format_version')!r}; "
+                raise BackupRefused(f"it is backup format {manifest.get('format_version')!r}; "
                                     f"this Hotpath reads format {FORMAT_VERSION}")
             expected_name = DUMP_NAMES.get(manifest.get("engine"))
             if manifest["engine"] != engine():
-                raise BackupRefused(f"{path} holds a {manifest['engine']} database; this Hotpath uses {engine()}")
+                raise BackupRefused(f"it holds a {manifest['engine']} database; this Hotpath uses {engine()}")
             member = archive.getmember(expected_name) if expected_name in names else None
             if member is None or not member.isfile():
-                raise BackupRefused(f"{path} is incomplete: it has no {expected_name}")
+                raise BackupRefused(f"it is incomplete: it has no {expected_name}")
             dump_path = Path(folder) / expected_name
             with archive.extractfile(member) as source, open(dump_path, "wb") as target:
                 shutil.copyfileobj(source, target)
     except (tarfile.TarError, gzip.BadGzipFile, EOFError, zlib.error, ValueError, KeyError) as exc:
-        raise BackupRefused(f"{path} is not a readable Hotpath backup ({type(exc).__name__}: {exc})") from None
-    if _sha256(dump_path) != manifest.get("dump", {}).get("sha256"):
-        raise BackupRefused(f"{path} is damaged: its {expected_name} does not match the manifest's checksum")
+        raise BackupRefused(f"it is not a readable Hotpath backup ({type(exc).__name__}: {exc})") from None
+    dump_info = manifest.get("dump")
+    if not isinstance(dump_info, dict) or _sha256(dump_path) != dump_info.get("sha256"):
+        raise BackupRefused(f"it is damaged: its {expected_name} does not match the manifest's checksum")
     unknown = _unknown_migrations(manifest.get("migrations") or {})
     if unknown:
         raise BackupRefused(
-            f"{path} comes from a newer Hotpath (version {manifest.get('hotpath_version')}): its schema has "
+            f"it comes from a newer Hotpath (version {manifest.get('hotpath_version')}): its schema has "
             f"migrations this code does not know ({', '.join(unknown)}). Restore it with that version or a later one.")
     return Backup(manifest, dump_path)
 

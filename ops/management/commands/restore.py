@@ -19,6 +19,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         source = options["file"]
+        named = "the backup on standard input" if source == "-" else source
         try:
             if source == "-":
                 with tempfile.NamedTemporaryFile(prefix="hotpath-restore-", suffix=".tar.gz") as spooled:
@@ -28,11 +29,11 @@ class Command(BaseCommand):
             else:
                 manifest = backup.restore_backup(source)
         except backup.BackupRefused as exc:
-            raise CommandError(f"restore refused, the database is unchanged: {exc}") from None
+            raise CommandError(f"restore refused, the database is unchanged: {named}: {exc}") from None
         except backup.RestoreFailed as exc:
-            raise CommandError(f"restore failed, the database is as it was before: {exc}") from None
+            raise CommandError(f"restore failed, the database is as it was before: {named}: {exc}") from None
         except OSError as exc:
-            raise CommandError(f"restore refused, the database is unchanged: cannot read {source}: {exc}") from None
+            raise CommandError(f"restore refused, the database is unchanged: cannot read {named}: {exc}") from None
         made = f"made {manifest['created_at']} by Hotpath {manifest['hotpath_version']}"
         self.stdout.write(f"restored the backup {made}: {json.dumps(manifest['counts'], sort_keys=True)}")
         pending = backup.pending_migrations(manifest)
