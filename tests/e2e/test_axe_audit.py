@@ -4,6 +4,7 @@ audited in both themes (the theme follows the emulated system preference live, s
 from datetime import timedelta
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import Permission
 from django.utils import timezone
 
@@ -75,8 +76,6 @@ def where(violation):
 
 
 def test_no_page_has_a_serious_accessibility_violation_in_either_theme(open_page, audited_site):
-    from axe_playwright_python.sync_playwright import Axe
-
     axe = Axe()
     page = open_page()
     found = []
