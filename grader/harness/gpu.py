@@ -9,12 +9,9 @@ otherwise swamp the kernels being compared.
 
 CuPy's memory pool is kept from call to call on inputs of one shape, as in
 any CuPy program after its first call (and in a learner's own timing loop),
-so a timed call allocates from the pool, not with cudaMalloc. Until harness
-1.9 it was emptied after every call, so each timed call allocated all its
-arrays afresh: on an H200, five element-wise kernels over 32 MB (352 MB
-moved, about 0.1 ms at the device's bandwidth) read 0.80 ms beyond the
-window floor, and twice that work read 0.78 of its time, not 0.5. The pool
-is emptied (the "release" message, untimed) only before a call on a new
+so a timed call allocates from the pool, not with cudaMalloc: fresh device
+allocations in every timed call would cost more than small kernels take and
+hide the difference between the two sides. The pool is emptied (the "release" message, untimed) only before a call on a new
 input: an edge input, a check size, a timed size's warm-up. What the pool
 keeps counts as the runner's memory (DeviceHoldings).
 

@@ -18,10 +18,10 @@ PR_SET_CHILD_SUBREAPER = 36
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
 STOPPED_STATES = frozenset("TtZX")
-#: How long a SIGSTOP may take to show before the freeze counts as failed. A stopped
-#: process shows it as soon as it next runs, but on a loaded host a runnable process can
-#: wait well over half a second for a CPU (seen: a fuse-elementwise-chain grading rejected
-#: at 0.5 s with the load average at 15 on 2 cores); the wait ends as soon as all show it.
+#: Seconds a SIGSTOP may take to show before the freeze counts as failed. A stopped
+#: process shows it as soon as it next runs, and on a loaded host a runnable process can
+#: wait well over half a second for a CPU; the wait ends as soon as all show it, so the
+#: bound costs nothing on an idle host.
 FREEZE_CONFIRM_S = 5.0
 
 

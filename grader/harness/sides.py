@@ -28,8 +28,8 @@ One call, identical for the reference and the submission:
      brings the sealed result home (timed apart, as fetch_seconds). The
      supervisor compares both untimed phases with the reference's, so work
      moved into them is caught (supervisor.copy_phase_overrun). The window
-     still holds the harness's round trip and the device synchronisation
-     (about 0.65 ms a call on an H200, more than many kernels take), so the
+     still holds the harness's round trip and the device synchronisation (a
+     fixed cost a call, which can exceed a small kernel's time), so the
      reference runner echoes here too: "echo" times that window with no
      entry point in it, nothing staged and nothing fetched;
   4. everything is stopped again and CPU time and peak RSS are read; every

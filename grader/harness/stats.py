@@ -52,11 +52,10 @@ def overhead_level(overhead_times):
     """What the harness's own transfer costs a call (along the last axis): the
     median of the echo timings that are not stalls.
 
-    An echo does a fixed amount of work, but on a virtual machine some stall
-    for far longer than a whole real call (~0.3 s on 128 MB, seen in a quarter
-    of them on the project's VM), so the plain median of a set can be a stall,
-    which once took every net time to its floor and read an honest 2.5x as
-    exactly 1x. Echoes above STALL_FACTOR times the lower quartile are left
+    An echo does a fixed amount of work, but on a virtual machine up to a
+    quarter of them may stall for far longer than a whole real call, so the
+    plain median of a set can be a stall; subtracted, it would take every net
+    time to its floor and read any speedup as exactly 1x. Echoes above STALL_FACTOR times the lower quartile are left
     out (the lower quartile holds up to three stalls in four). The median of
     the rest, not their lower quartile: ordinary jitter goes both ways, and a
     level read low leaves part of the overhead in both sides' times, which

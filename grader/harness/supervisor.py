@@ -46,10 +46,10 @@ NS = 1_000_000_000
 #: A submission call may take this many times the reference's time (plus a second).
 TIME_FACTOR = 10
 TIME_GRACE_S = 1.0
-#: A call on an input the submission has not seen yet (every edge input and each
-#: size's warm-up; none of them timed) may compile for it: Numba per type
-#: signature, CuPy per kernel and shape class. Seen on an H200: a CuPy reduction
-#: took over a second on the third edge input, after two calls had compiled others.
+#: Seconds added to the per-call limit of a call on an input the submission has not
+#: seen yet (every edge input and each size's warm-up; none of them timed): such a
+#: call may compile for it (Numba per type signature, CuPy per kernel and shape
+#: class), which can take far longer than the reference's whole call.
 NEW_INPUT_GRACE_S = 10.0
 #: Fraction of limits.time_s the harness plans to use; the rest is margin to report.
 TIME_SHARE = 0.9
@@ -542,12 +542,11 @@ class Grading:
         MAP_POPULATE either way), without writing the inputs a third time.
 
         On GPU the copies are outside the window already, but the window still
-        holds the round trip to the runner and the device synchronisation:
-        about 0.65 ms a call on an H200 (scripts/gpu_grade_bank.py's reports,
-        4 December), beside fused-axpy-relu's kernels, which move 128 MB or
-        576 MB at 16 M elements (0.04 or 0.17 ms at the 3.4-4.2 TB/s measured
-        there) and read as 1.2-1.4x with that floor in both. A GPU echo is
-        that window with nothing staged, run or fetched (runner.echo_staged)."""
+        holds the round trip to the runner and the device synchronisation: a
+        fixed cost a call that can exceed a small kernel's time and, left in
+        both sides' times, pulls every ratio towards 1 (docs/benchmarks.md has
+        the figures). A GPU echo is that window with nothing staged, run or
+        fetched (runner.echo_staged)."""
         like = {} if self.job.target == "gpu" else ipc.encode(reference_answer, ipc.Arena())
         outcome = self.sides["reference"].call(
             reference_bundle, self.deadline_ns - time.perf_counter_ns(), self.deadline_ns,
