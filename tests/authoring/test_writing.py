@@ -132,3 +132,13 @@ def test_an_author_writes_edits_and_sees_every_kind_on_the_home(client, author):
     assert "Tile size in MiB" in home and ">Draft</span>" in home
     preview = client.get(reverse("authoring:preview", args=[question.slug])).content.decode()
     assert "A bare number is read in MiB" in preview
+
+
+def test_check_without_saving_saves_nothing(client, author):
+    client.force_login(author)
+    url = reverse("authoring:new_question", args=["numeric"])
+    data = {**numeric_form(), "check": "1"}
+    del data["save"]
+    assert "Every check passes" in client.post(url, data).content.decode()
+    assert "“64 kb” would be refused" in client.post(url, {**data, "answer_unit": "kb"}).content.decode()
+    assert not Question.objects.exists() and not AuthoringEvent.objects.exists()
