@@ -120,6 +120,7 @@ class Room {
       cursor: () => this.cursor(message),
       grading: () => this.grading(message),
       graded: () => this.grading(message),
+      joined: () => setText("room-candidate", message.name),
       notes_saved: () => setText("room-notes-status", "Notes saved."),
       ended: () => { location.href = message.report_url; },
       error: () => { this.pushing = false; showError(message.message); },

@@ -47,14 +47,14 @@ def open_room(interviewer, question_slug):
 
 
 def join(user, invite_token):
-    """The room the invitation opens for `user`: the interviewer's own, or the candidate's
-    (the first other person to follow an unexpired link to an open room becomes it)."""
+    """(room, joined now): the room the invitation opens for `user`, the interviewer's own or
+    the candidate's (the first other person to follow an unexpired link to an open room becomes it)."""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(invite_token=invite_token).first()
         if room is None:
             raise RoomRefused("This invitation link is not valid.")
         if is_participant(room, user):
-            return room
+            return room, False
         if not room.is_open:
             raise RoomRefused("This interview has ended.")
         if room.candidate_id is not None:
@@ -63,7 +63,7 @@ def join(user, invite_token):
             raise RoomRefused("This invitation link has expired: ask the interviewer for a new room.")
         room.candidate = user
         room.save(update_fields=["candidate"])
-    return room
+    return room, True
 
 
 def is_participant(room, user):

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from submissions.services.queueing import submission_progress
 from submissions.speed import submission_speed
 
-from . import services
+from . import broadcast, services
 from .broadcast import grading_message
 
 
@@ -47,9 +47,11 @@ def new(request):
 @require_GET
 def join(request, token):
     try:
-        room = services.join(request.user, token)
+        room, joined = services.join(request.user, token)
     except services.RoomRefused as exc:
         return render(request, "rooms/refused.html", {"reason": str(exc)}, status=403)
+    if joined:
+        broadcast.send(room, {"event": "joined", "name": request.user.get_username()})
     return redirect(room)
 
 

@@ -126,6 +126,7 @@ def test_two_people_edit_one_program_and_see_each_others_work(signed_in_page, ma
     cand.goto(invite)
     for page, name in ((ivy, "ivy"), (cand, "cand")):
         expect(page.locator("#room-connection")).to_have_text(f"Connected as {name}.")
+    expect(ivy.locator("#room-candidate")).to_have_text("cand")
 
     ivy.locator("#room-editor .cm-content").click()
     ivy.keyboard.press("Control+End")

@@ -81,7 +81,8 @@ def interviewer(make_user):
 @pytest.fixture
 def room(exercise, interviewer, candidate):
     room = services.open_room(interviewer, exercise.question.slug)
-    return services.join(candidate, room.invite_token)
+    room, _ = services.join(candidate, room.invite_token)
+    return room
 
 
 @pytest.fixture

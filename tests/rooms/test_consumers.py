@@ -58,7 +58,8 @@ def test_an_expired_link_lets_nobody_in_and_a_used_one_nobody_else(exercise, int
     else:
         raise AssertionError("an expired link let the candidate in")
     Room.objects.filter(pk=room.pk).update(invite_expires_at=timezone.now() + timezone.timedelta(hours=1))
-    assert services.join(candidate, room.invite_token).candidate == candidate
+    assert services.join(candidate, room.invite_token) == (room, True)
+    assert services.join(candidate, room.invite_token) == (room, False)
     try:
         services.join(outsider, room.invite_token)
     except services.RoomRefused as refusal:
