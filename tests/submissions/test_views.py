@@ -163,6 +163,18 @@ def test_submit_cannot_choose_other_purposes(candidate_client, exercise_version,
     assert Submission.objects.get().purpose == Purpose.PRACTICE
 
 
+def test_the_exercise_pages_quick_check_gets_json_back(candidate_client, exercise_version, queued):
+    """static/js/quick-check.js asks for JSON: the new check's addresses, or the refusal's words."""
+    json_post = {"HTTP_ACCEPT": "application/json"}
+    sent = candidate_client.post(submit_url(exercise_version), {"code": CODE, "purpose": "check"}, **json_post)
+    check = Submission.objects.get()
+    assert sent.status_code == 201 and check.purpose == Purpose.QUICK_CHECK
+    assert sent.json() == {"id": check.pk, "url": check.get_absolute_url(),
+                           "status_url": reverse("submissions:status", args=[check.pk])}
+    refused = candidate_client.post(submit_url(exercise_version), {"code": "x\ufffd", "purpose": "check"}, **json_post)
+    assert refused.status_code == 400 and "not valid UTF-8" in refused.json()["error"]
+
+
 def test_csrf_is_enforced(candidate, exercise_version, queued):
     client = Client(enforce_csrf_checks=True)
     client.force_login(candidate)
