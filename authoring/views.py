@@ -116,6 +116,8 @@ def _exercise_context(question, export_error=None):
         "versions": question.exercise_versions.all() if question.kind == Kind.CODING else [],
         "current": question.current_exercise(),
         "state": services.question_state(question),
+        # What Publish and Export would refuse, shown before the author tries.
+        "problems": writing.question_problems(question) if question.kind in writing.WRITTEN_KINDS else [],
         "events": question.authoring_events.select_related("user", "exercise_version")[:20],
         "export_error": export_error,
     }

@@ -95,6 +95,15 @@ def test_a_question_the_bank_would_refuse_is_not_published(author):
     assert not Question.objects.get(pk=question.pk).is_public
 
 
+def test_the_question_page_says_what_the_bank_would_refuse(client, author):
+    question = writing.save_question(Kind.CONCEPT, "why-tiles", CONCEPT, author)
+    client.force_login(author)
+    page_url = reverse("authoring:exercise", args=[question.slug])
+    assert "The bank would refuse this question" not in client.get(page_url).content.decode()
+    Question.objects.filter(pk=question.pk).update(rubric=["Only one"])
+    assert "rubric has 1 items" in client.get(page_url).content.decode()
+
+
 def numeric_form(**changes):
     data = {**NUMERIC, "slug": "", "tags": "memory, cache", "save": "1"}
     data.update(changes)
