@@ -130,6 +130,7 @@ class Room {
 
   hello(message) {
     setText("room-connection", `Connected as ${message.me}.`);
+    if (message.candidate) setText("room-candidate", message.candidate);
     if (!message.open) {
       location.reload(); // an ended room's page is its report
       return;

@@ -23,6 +23,9 @@ class RoomConsumer(JsonWebsocketConsumer):
         self.user = user
         async_to_sync(self.channel_layer.group_add)(self.room.group_name, self.channel_name)
         self.accept()
+        # Read again now that the room's messages reach this connection: nothing falls in between.
+        self.room.refresh_from_db()
+        candidate = self.room.candidate
         self.send_json(
             {
                 "event": "hello",
@@ -30,6 +33,7 @@ class RoomConsumer(JsonWebsocketConsumer):
                 "doc": self.room.text,
                 "open": self.room.is_open,
                 "me": user.get_username(),
+                "candidate": candidate.get_username() if candidate else None,
             }
         )
 

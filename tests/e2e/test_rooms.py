@@ -116,7 +116,7 @@ def document_text(page):
     )
 
 
-def test_two_people_edit_one_program_and_see_each_others_work(signed_in_page, make_user):
+def test_two_people_edit_one_program_and_see_each_others_work(signed_in_page, make_user, screenshot):
     ivy = signed_in_page(make_user("ivy"))
     cand = signed_in_page(make_user("cand"))
 
@@ -143,6 +143,7 @@ def test_two_people_edit_one_program_and_see_each_others_work(signed_in_page, ma
 
     cand.get_by_role("button", name="Run on small inputs").click()
     expect(ivy.locator("#room-gradings li", has_text="Quick check by cand")).to_be_visible()
+    screenshot(ivy, "interview-room", full_page=True)
 
     text = document_text(cand)
     cand.reload()
