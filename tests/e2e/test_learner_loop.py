@@ -6,13 +6,14 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from leaderboards.models import LeaderboardEntry
 from questions.models import Question
 from submissions.models import Submission
-from submissions.services import lifecycle
+from submissions.services import gpu_workers, lifecycle
 from submissions.states import Status, Verdict
 
 from .conftest import sign_up
@@ -134,11 +135,12 @@ def test_the_live_result_draws_how_it_compares(bank, open_page):
 
 
 def test_a_gpu_exercise_says_no_gpu_worker_is_online_before_submitting(bank, open_page):
+    cache.delete_many([gpu_workers.GPU_HEARTBEAT_KEY, gpu_workers.GPU_SEEN_KEY])  # an install that never had one
     page = open_page()
     page.goto("/accounts/signup/")
     sign_up(page, "gpu-learner", "gpu-learner@example.com")
     page.goto(f"/questions/{GPU_SLUG}/")
-    expect(page.locator("#no-gpu-worker")).to_contain_text("No GPU worker is online right now")
+    expect(page.locator("#no-gpu-worker")).to_contain_text("This Hotpath has no GPU worker (none has ever connected)")
     expect(page.get_by_role("button", name="Submit for grading")).to_be_disabled()
     expect(page.get_by_role("button", name="Run on small inputs")).to_be_disabled()
     page.locator(".cm-content").click()
