@@ -4,6 +4,7 @@ from django.urls import reverse
 
 from rooms import services
 from rooms.models import Room
+from submissions.services import queueing
 
 from .conftest import STARTER
 
@@ -58,3 +59,16 @@ def test_an_ended_room_shows_its_report_with_the_notes_for_the_interviewer_only(
     assert "return values * 2" in report and "Explained the trade-off." not in report
     client.force_login(interviewer)
     assert "Explained the trade-off." in client.get(reverse("rooms:report", args=[room.public_id])).content.decode()
+
+
+def test_both_people_follow_a_grading_the_other_started(client, room, interviewer, candidate, outsider, monkeypatch):
+    monkeypatch.setattr(queueing, "enqueue", lambda submission: None)  # no worker: it stays queued
+    grading = services.start_grading(candidate, room, "practice")
+    status_url = reverse("rooms:grading_status", args=[room.public_id, grading.submission_id])
+    client.force_login(interviewer)
+    status = client.get(status_url).json()
+    assert (status["is_final"], status["progress"]["phase"]) == (False, "queued")
+    page = client.get(reverse("rooms:grading", args=[room.public_id, grading.submission_id])).content.decode()
+    assert "Started by candidate" in page and "return values" in page
+    client.force_login(outsider)
+    assert client.get(status_url).status_code == 404
