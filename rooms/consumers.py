@@ -8,7 +8,8 @@ from django.urls import reverse
 from . import broadcast, services
 from .models import Room
 
-#: Close codes the page reads: the room is not this person's (no reconnecting then).
+#: The close code the page reads as "this room is not yours" (and stops reconnecting). A refusal is
+#: accepted and closed at once: a handshake refused outright reaches the page only as code 1006.
 CLOSE_REFUSED = 4403
 
 
@@ -18,6 +19,7 @@ class RoomConsumer(JsonWebsocketConsumer):
         try:
             self.room = services.room_for(user, self.scope["url_route"]["kwargs"]["public_id"])
         except services.RoomRefused:
+            self.accept()
             self.close(code=CLOSE_REFUSED)
             return
         self.user = user
