@@ -170,3 +170,13 @@ def graded(submission):
     Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.ACCEPTED)
     submission.refresh_from_db()
     submission_graded.send(sender=Submission, submission=submission)
+
+
+def test_a_grading_is_not_failed_by_a_channel_layer_out_of_reach(room, candidate, settings, caplog, monkeypatch):
+    monkeypatch.setattr(queueing, "enqueue", lambda submission: None)
+    grading = services.start_grading(candidate, room, "check")
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": ["redis://127.0.0.1:9/0"]}}
+    }
+    graded(grading.submission)
+    assert f"could not tell room {room.public_id}" in caplog.text
