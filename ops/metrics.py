@@ -31,7 +31,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.utils import floatToGoString
 
 from . import counters, heartbeat
-from .grader_models import QUEUES, models_module, services_module, submission_model
+from .grader_models import QUEUES, gpu_workers_module, models_module, submission_model
 
 logger = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def worker_metrics(now):
     gpu = GaugeMetricFamily(
         "hotpath_gpu_worker_online", "1 while the GPU worker's own heartbeat (the one the pages read) is fresh."
     )
-    gpu.add_metric([], 1 if services_module().gpu_worker_online() else 0)
+    gpu.add_metric([], 1 if gpu_workers_module().gpu_worker_online() else 0)
     return [last, disk, up, gpu]
 
 

@@ -8,7 +8,7 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from ops import heartbeat
-from ops.grader_models import services_module, submission_model
+from ops.grader_models import gpu_workers_module, submission_model
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +116,7 @@ def test_worker_heartbeats_and_the_gpu_worker_are_exported(client, token):
     now = time.time()
     heartbeat.beat("celery@cpu-1", ["cpu", "check"], now=now)
     heartbeat.beat("gpu@gpu-1", ["gpu"], now=now - 300)  # went quiet five minutes ago
-    services_module().record_gpu_heartbeat({"gpu": "H200", "host": "gpu-1"})
+    gpu_workers_module().record_gpu_heartbeat({"gpu": "H200", "host": "gpu-1"})
     samples = scrape(client)
     last_beat = value(samples, "hotpath_worker_heartbeat_timestamp_seconds", worker="celery@cpu-1", queues="check,cpu")
     assert last_beat == pytest.approx(now)
@@ -125,7 +125,7 @@ def test_worker_heartbeats_and_the_gpu_worker_are_exported(client, token):
     assert value(samples, "hotpath_workers_up", queue="gpu") == 0
     assert value(samples, "hotpath_worker_disk_free_bytes", worker="celery@cpu-1") > 0
     assert value(samples, "hotpath_gpu_worker_online") == 1
-    services_module().clear_gpu_heartbeat()
+    gpu_workers_module().clear_gpu_heartbeat()
 
 
 class FakeTask:
