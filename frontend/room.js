@@ -146,11 +146,9 @@ class Room {
 
   mount(doc, version) {
     const shareSelection = EditorView.updateListener.of((update) => {
+      if (update.selectionSet || update.docChanged) this.cursorMoved = true;
       if (update.docChanged) this.flush();
-      if (update.selectionSet || update.docChanged) {
-        const { anchor, head } = update.state.selection.main;
-        this.send({ type: "cursor", anchor, head, clientID: getClientID(update.state) });
-      }
+      this.shareCursor();
     });
     this.view = new EditorView({
       parent: this.holder,
@@ -164,13 +162,15 @@ class Room {
           collab({ startVersion: version }),
           remoteCursors,
           shareSelection,
+          // Long lines wrap and the editor grows with the code: no scrolling region the keyboard cannot reach.
+          EditorView.lineWrapping,
           readOnly.of(EditorState.readOnly.of(false)),
           EditorView.contentAttributes.of({ "aria-label": "Shared code" }),
           colourScheme.of(schemeFor(isDark())),
           EditorView.theme({
             "&": { border: "1px solid var(--input-line, #c7ccd8)", borderRadius: "8px", backgroundColor: "var(--input-bg, #fff)", fontSize: "0.92rem" },
             "&.cm-focused": { outline: "3px solid var(--accent, #c2410c)", outlineOffset: "2px" },
-            ".cm-scroller": { fontFamily: "var(--mono, monospace)", minHeight: "22rem", maxHeight: "70vh" },
+            ".cm-scroller": { fontFamily: "var(--mono, monospace)", minHeight: "22rem" },
           }),
         ],
       }),
@@ -194,6 +194,15 @@ class Room {
     });
   }
 
+  // The cursor is sent only when all this editor's steps are confirmed, so its position is one
+  // in the document the others have (or are about to have), never ahead of it by unsent typing.
+  shareCursor() {
+    if (!this.view || !this.cursorMoved || sendableUpdates(this.view.state).length) return;
+    this.cursorMoved = false;
+    const { anchor, head } = this.view.state.selection.main;
+    this.send({ type: "cursor", anchor, head, clientID: getClientID(this.view.state) });
+  }
+
   steps(message) {
     if (!this.view) return;
     const synced = getSyncedVersion(this.view.state);
@@ -208,6 +217,7 @@ class Room {
     }
     this.pushing = false;
     this.flush();
+    this.shareCursor();
   }
 
   cursor(message) {

@@ -3,6 +3,7 @@ other's named cursor, a quick check one starts shows on the other's page, and a 
 keeps the text. The room needs websockets, so the site is served here by uvicorn (ASGI)
 on loopback, on the test database, instead of pytest-django's WSGI live server."""
 
+import re
 import socket
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import time
 import urllib.request
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
@@ -18,6 +20,7 @@ from questions.models import Question
 from tests.faults.conftest import service_env
 
 from .conftest import LAPTOP, worker_database_url
+from .test_axe_audit import serious_violations
 
 pytestmark = pytest.mark.browser
 EXERCISE = "python-loop-to-numpy"
@@ -139,14 +142,27 @@ def test_two_people_edit_one_program_and_see_each_others_work(signed_in_page, ma
         expect(shared_code(page)).to_contain_text("# cand was here")
     assert document_text(ivy) == document_text(cand)
     expect(ivy.locator(".room-cursor-name", has_text="cand")).to_be_visible()
+    # Where cand's caret is: after the line cand typed, at the start of the next.
+    expect(ivy.locator(".cm-line", has=ivy.locator(".room-cursor"))).to_contain_text("import numpy")
     expect(cand.locator(".room-cursor-name", has_text="ivy")).to_be_visible()
 
     cand.get_by_role("button", name="Run on small inputs").click()
     expect(ivy.locator("#room-gradings li", has_text="Quick check by cand")).to_be_visible()
     screenshot(ivy, "interview-room", full_page=True)
+    axe = Axe()
+    violations = [*serious_violations(ivy, axe, "light"), *serious_violations(ivy, axe, "dark")]
+    assert violations == [], "\n".join(violations)
 
     text = document_text(cand)
     cand.reload()
     expect(cand.locator("#room-connection")).to_have_text("Connected as cand.")
     assert document_text(cand) == text and "# ivy was here" in text
+
+    ivy.on("dialog", lambda dialog: dialog.accept())
+    ivy.get_by_role("button", name="End interview").click()
+    for page in (ivy, cand):
+        expect(page.get_by_role("heading", name=re.compile("^Interview report"))).to_be_visible()
+        expect(page.locator("#room-final-code")).to_contain_text("# cand was here")
+    violations = [*serious_violations(ivy, axe, "light"), *serious_violations(ivy, axe, "dark")]
+    assert violations == [], "\n".join(violations)
     assert ivy.errors == [] and cand.errors == []
