@@ -192,6 +192,8 @@ def test_every_post_endpoint_enforces_csrf(db, candidate):
                 continue
         if response.status_code == 404 and "csrf" not in response.content.decode().lower():
             continue  # the dummy arguments did not resolve (or the view never got the request)
+        if response.status_code == 401 and url.startswith("/api/v1/team/"):
+            continue  # the team API takes organisation tokens only: a browser's session is no one there
         assert response.status_code == 403, f"POST {url} ({pattern.name}) without a CSRF token got {response.status_code}"
         checked.append(pattern.name)
     assert {"submit", "save_draft", "preview", "submissions"} <= set(checked)
