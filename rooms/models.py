@@ -59,7 +59,8 @@ class RoomStep(models.Model):
     version = models.PositiveIntegerField()
     changes = models.JSONField()
     client_id = models.CharField(max_length=64)
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    #: Kept when its author's account is closed: a gap in the log would desynchronise the editors.
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -72,3 +72,10 @@ def test_both_people_follow_a_grading_the_other_started(client, room, interviewe
     assert "Started by candidate" in page and "return values" in page
     client.force_login(outsider)
     assert client.get(status_url).status_code == 404
+
+
+def test_closing_the_candidates_account_keeps_the_rooms_step_log_whole(room, candidate):
+    services.push(candidate, room, 0, [{"clientID": "c", "changes": [len(STARTER), [0, "# hi"]]}])
+    candidate.delete()
+    room.refresh_from_db()
+    assert (room.candidate, room.version, room.steps.count()) == (None, 1, 1)
