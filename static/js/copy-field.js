@@ -1,5 +1,6 @@
 // A button marked data-copy="<id of a read-only field>" copies the field's text, and says so
-// in the .copy-status next to it. The Clipboard API needs a secure context and may be
+// (its data-copied text, or "Copied.") in the .copy-status of its .copy-group, or else of
+// its parent. The Clipboard API needs a secure context and may be
 // refused; then the text is selected and copied the old way, and failing that left
 // selected for Ctrl+C / ⌘C.
 (() => {
@@ -26,11 +27,11 @@
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll("button[data-copy]").forEach((button) => {
       const field = document.getElementById(button.dataset.copy);
-      const status = button.parentElement.querySelector(".copy-status");
+      const status = (button.closest(".copy-group") || button.parentElement).querySelector(".copy-status");
       if (!field || !status) return;
       button.addEventListener("click", async () => {
         status.textContent = (await copyField(field))
-          ? "Copied."
+          ? button.dataset.copied || "Copied."
           : "The text is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
       });
     });

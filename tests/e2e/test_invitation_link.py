@@ -74,6 +74,6 @@ def test_without_the_clipboard_the_link_is_left_selected(open_page, assessment):
     )
     field = invite_one(page, assessment)
     page.get_by_role("button", name="Copy invitation link").click()
-    expect(page.locator(".copy-status")).to_have_text("The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.")
+    expect(page.locator(".copy-status")).to_have_text("The text is selected: press Ctrl+C (⌘C on a Mac) to copy it.")
     assert whole_value_selected(field)
     assert not open_page.errors, open_page.errors

@@ -33,7 +33,7 @@ def test_the_links_just_sent_are_shown_once_with_a_copy_button(
     mailed = {message.to[0]: LINK.search(message.body).group(0) for message in mailoutbox}
     assert FIELD.findall(html) == [mailed["ada@example.com"], mailed["bob@example.com"]]
     assert html.count('data-copy="invitation-link-') == 2 and "Copy invitation link" in html
-    assert "teams/copy-link.js" in html
+    assert "js/copy-field.js" in html
     assert client.get(FIELD.findall(html)[0]).status_code == 200  # the copied link is the candidate's
     assert not FIELD.search(manage_page(client, assessment))  # once: the next view has only the hashes
 
