@@ -22,7 +22,7 @@ from questions.services.answering import (
 )
 from questions.services.calibration import CONFIDENCE_LEVELS
 from submissions.models import Purpose
-from submissions.services.gpu_workers import NO_GPU_WORKER_MESSAGE, gpu_worker_online
+from submissions.services.gpu_workers import gpu_worker_online, no_gpu_worker_message
 from submissions.services.intake import check_submission_rate, create_submission
 
 from . import drawing
@@ -168,7 +168,7 @@ def submit_code(item, code, now=None):
     if not is_verified(user):
         raise MockInterviewError("Verify your e-mail address before submitting code: your profile page sends the link.")
     if item.exercise_version.target == "gpu" and not gpu_worker_online():
-        raise MockInterviewError(NO_GPU_WORKER_MESSAGE)
+        raise MockInterviewError(no_gpu_worker_message())
     check_submission_rate(user)
     submission = create_submission(user, item.exercise_version, code, purpose=Purpose.PRACTICE)
     item.submissions.add(submission)
