@@ -9,6 +9,9 @@ from .models import (
     MemberInvitation,
     Membership,
     Organisation,
+    OrganisationToken,
+    WebhookDelivery,
+    WebhookEndpoint,
 )
 
 
@@ -69,3 +72,47 @@ class CandidateSessionAdmin(admin.ModelAdmin):
 class AnswerAdmin(admin.ModelAdmin):
     list_display = ("session", "item", "numeric_correct", "reviewed_at", "updated_at")
     raw_id_fields = ("session", "item", "reviewed_by")
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """Rows made and changed only through teams.services and teams.webhooks, which keep their
+    invariants (a token shown once, a secret generated, a delivery's tries counted)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(OrganisationToken)
+class OrganisationTokenAdmin(ViewOnlyAdmin):
+    list_display = ("name", "organisation", "role", "shown_prefix", "created_by", "created_at", "last_used_at",
+                    "revoked_at")
+    list_filter = ("role",)
+    search_fields = ("name", "prefix", "organisation__name")
+    list_select_related = ("organisation", "created_by")
+    # Only the token's first characters, which owners see too; never its hash.
+    exclude = ("token_hash", "prefix")
+    readonly_fields = ("shown_prefix",)
+
+    @admin.display(description="token starts")
+    def shown_prefix(self, token):
+        return f"{token.prefix}…"
+
+
+@admin.register(WebhookEndpoint)
+class WebhookEndpointAdmin(ViewOnlyAdmin):
+    list_display = ("url", "organisation", "created_by", "created_at")
+    search_fields = ("url", "organisation__name")
+    list_select_related = ("organisation", "created_by")
+    # The signing secret is the organisation's alone.
+    exclude = ("secret",)
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(ViewOnlyAdmin):
+    list_display = ("event", "endpoint", "status", "attempts", "response_code", "created_at", "delivered_at")
+    list_filter = ("status", "event")
+    search_fields = ("endpoint__url", "endpoint__organisation__name")
+    list_select_related = ("endpoint__organisation",)
