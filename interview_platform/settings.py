@@ -233,6 +233,9 @@ TEAMS_WEBHOOK_ALLOW_LOOPBACK = env_bool("TEAMS_WEBHOOK_ALLOW_LOOPBACK", DEBUG)
 # SSO_HTTP_TIMEOUT seconds.
 SSO_ALLOW_HTTP_LOOPBACK = env_bool("SSO_ALLOW_HTTP_LOOPBACK", DEBUG)
 SSO_HTTP_TIMEOUT = env_float("SSO_HTTP_TIMEOUT", 10.0, 1.0, 60.0)
+# Looking up which organisation an e-mail address signs in through (/sso/), per client address
+# (django-ratelimit rate; sso/ratelimits.py): each answer tells whether a domain uses single sign-on.
+SSO_FIND_RATE = env_str("SSO_FIND_RATE", "10/5m")
 # Account pages (django-ratelimit rates, e.g. "10/5m"): per client address, and per username or
 # e-mail asked for (accounts/ratelimits.py).
 LOGIN_RATE = env_str("LOGIN_RATE", "10/5m")

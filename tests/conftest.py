@@ -155,6 +155,7 @@ def roomy_rate_limits(settings):
     ids) than a person would, and the file cache keeps counts between runs; the rate-limit
     tests set the rates they test."""
     settings.LOGIN_RATE = settings.SIGNUP_RATE = settings.PASSWORD_RESET_RATE = settings.SUBMISSION_RATE = "1000/m"
+    settings.SSO_FIND_RATE = "1000/m"
 
 
 @pytest.fixture
