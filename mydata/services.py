@@ -99,6 +99,31 @@ def mock_interviews(user):
     )
 
 
+def _room_row(room, user):
+    is_interviewer = room.interviewer_id == user.pk
+    return {
+        "role": "interviewer" if is_interviewer else "candidate",
+        "exercise": room.question.slug,
+        "exercise_version": room.exercise.number,
+        "state": room.state,
+        "opened_at": room.created_at.isoformat(),
+        "ended_at": room.ended_at.isoformat() if room.ended_at else None,
+        "program": room.text,
+        # The notes are the interviewer's own, never shown to the candidate.
+        "notes": room.notes if is_interviewer else None,
+        "gradings": sorted(g.submission_id for g in room.gradings.all() if g.started_by_id == user.pk),
+    }
+
+
+def interview_rooms(user):
+    """The live interview rooms `user` opened or joined, oldest first. Read through the account's
+    reverse relations (rooms_led, rooms_joined): rooms sits on mydata's layer, which it may not import."""
+    led = user.rooms_led.all()
+    joined = user.rooms_joined.exclude(interviewer=user)
+    rooms = [room for query in (led, joined) for room in query.select_related("question", "exercise").prefetch_related("gradings")]
+    return sorted(rooms, key=lambda room: (room.created_at, room.pk))
+
+
 def export(user):
     """Everything the person did, as one JSON-ready dict (submissions with their full reports)."""
     profile = getattr(user, "profile", None)
@@ -118,6 +143,7 @@ def export(user):
         ],
         "submissions": [{**_submission_row(s), "message": s.message, "report": s.report} for s in own_submissions(user)],
         "mock_interviews": [_mock_interview_row(interview) for interview in mock_interviews(user)],
+        "interview_rooms": [_room_row(room, user) for room in interview_rooms(user)],
     }
 
 

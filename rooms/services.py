@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from questions.models import Kind, Question
@@ -80,6 +81,15 @@ def room_for(user, public_id):
     if room is None or not is_participant(room, user):
         raise RoomRefused("This room is not yours to open.")
     return room
+
+
+def rooms_of(user):
+    """The rooms `user` opened or joined, newest first, with what a list of them shows."""
+    return (
+        Room.objects.filter(Q(interviewer=user) | Q(candidate=user))
+        .select_related("question", "interviewer", "candidate")
+        .order_by("-created_at", "-pk")
+    )
 
 
 def _open_for(user, room):

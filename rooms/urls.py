@@ -5,6 +5,7 @@ from . import views
 app_name = "rooms"
 
 urlpatterns = [
+    path("", views.mine, name="mine"),
     path("new/", views.new, name="new"),
     path("join/<str:token>/", views.join, name="join"),
     path("<uuid:public_id>/", views.room, name="room"),

@@ -30,6 +30,13 @@ def _grading_or_404(user, public_id, submission_id):
 
 
 @login_required
+@require_GET
+def mine(request):
+    """The rooms the signed-in person opened or joined: open ones lead to the room, ended ones to the report."""
+    return render(request, "rooms/mine.html", {"rooms": services.rooms_of(request.user)})
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def new(request):
     """GET: what opening a room on ?exercise=<slug> means; POST: open it."""
