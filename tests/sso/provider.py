@@ -82,5 +82,9 @@ def running_provider(folder, redirect_uri):
         yield Provider(int(line.split()[1]), folder / "published.pem")
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()  # a loaded host can outlast a polite request; the provider keeps nothing
+            process.wait(timeout=10)
         process.stdout.close()
