@@ -1,6 +1,8 @@
 """The room's websocket: a thin relay. Each message is checked and carried out by
 rooms.services as the connection's own user; what was accepted goes to the whole room."""
 
+from time import monotonic
+
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.urls import reverse
@@ -12,9 +14,41 @@ from .models import Room
 #: accepted and closed at once: a handshake refused outright reaches the page only as code 1006.
 CLOSE_REFUSED = 4403
 
+#: How fast one connection may send. The room's page sends a push only once its previous one is
+#: confirmed, a cursor after it, and its notes 0.6 s after typing stops, so a fast typist
+#: sends a few messages a second and a burst after a reconnection stays well under the burst.
+#: Each message takes a token from a bucket of MESSAGE_BURST that refills at MESSAGES_PER_SECOND.
+MESSAGES_PER_SECOND = 20
+MESSAGE_BURST = 60
+#: A message without a token is dropped unread (the first of a run is answered with an error);
+#: after this many dropped in a row the connection is closed with CLOSE_FLOODING.
+DROPS_BEFORE_CLOSE = 60
+CLOSE_FLOODING = 4429
+TOO_FAST = "Too many messages from this connection: some were dropped. Slow down."
+
+
+class TokenBucket:
+    """`take()` is True while the bucket holds a token: `burst` at first, refilled at `rate` a second."""
+
+    def __init__(self, rate, burst):
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.at = monotonic()
+
+    def take(self):
+        now = monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
 
 class RoomConsumer(JsonWebsocketConsumer):
     def connect(self):
+        self.bucket = TokenBucket(MESSAGES_PER_SECOND, MESSAGE_BURST)
+        self.dropped = 0
         user = self.scope.get("user")
         try:
             self.room = services.room_for(user, self.scope["url_route"]["kwargs"]["public_id"])
@@ -42,6 +76,18 @@ class RoomConsumer(JsonWebsocketConsumer):
     def disconnect(self, code):
         if hasattr(self, "room"):
             async_to_sync(self.channel_layer.group_discard)(self.room.group_name, self.channel_name)
+
+    def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Each message within the connection's rate is decoded and handled; one past it is dropped."""
+        if self.bucket.take():
+            self.dropped = 0
+            super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+            return
+        self.dropped += 1
+        if self.dropped >= DROPS_BEFORE_CLOSE:
+            self.close(code=CLOSE_FLOODING)
+        elif self.dropped == 1:
+            self.send_json({"event": "error", "message": TOO_FAST})
 
     def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None

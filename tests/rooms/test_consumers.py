@@ -180,3 +180,68 @@ def test_a_grading_is_not_failed_by_a_channel_layer_out_of_reach(room, candidate
     }
     graded(grading.submission)
     assert f"could not tell room {room.public_id}" in caplog.text
+
+
+class FrozenClock:
+    """rooms.consumers' monotonic clock, moved only by the test: no token comes back unasked."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    from rooms import consumers
+
+    clock = FrozenClock()
+    monkeypatch.setattr(consumers, "monotonic", clock)
+    monkeypatch.setattr(consumers, "MESSAGE_BURST", 3)
+    monkeypatch.setattr(consumers, "MESSAGES_PER_SECOND", 10)
+    return clock
+
+
+def test_a_connection_past_its_rate_has_messages_dropped_then_refilled(room, candidate, connect, frozen_clock):
+    from rooms.consumers import TOO_FAST
+
+    cand = connect(candidate, room)
+
+    async def scenario():
+        await hello(cand)
+        for _ in range(3):  # the burst
+            await cand.send_json_to({"type": "pull", "version": 0})
+            assert (await cand.receive_json_from())["event"] == "steps"
+        await cand.send_json_to({"type": "pull", "version": 0})
+        assert (await cand.receive_json_from()) == {"event": "error", "message": TOO_FAST}
+        await cand.send_json_to({"type": "pull", "version": 0})
+        assert await cand.receive_nothing()  # dropped, and said once
+        frozen_clock.now += 0.1  # one token back at 10 a second
+        await cand.send_json_to({"type": "pull", "version": 0})
+        assert (await cand.receive_json_from())["event"] == "steps"
+        await cand.send_json_to({"type": "pull", "version": 0})
+        assert (await cand.receive_json_from())["message"] == TOO_FAST  # a new run of drops is told again
+        await cand.disconnect()
+
+    run(scenario)
+
+
+def test_a_connection_that_keeps_flooding_is_closed(room, candidate, connect, frozen_clock, monkeypatch):
+    from rooms import consumers
+
+    monkeypatch.setattr(consumers, "DROPS_BEFORE_CLOSE", 4)
+    cand = connect(candidate, room)
+
+    async def scenario():
+        await hello(cand)
+        for _ in range(3):
+            await cand.send_json_to({"type": "cursor", "anchor": 0, "head": 0})
+            assert (await cand.receive_json_from())["event"] == "cursor"
+        for _ in range(4):
+            await cand.send_json_to({"type": "cursor", "anchor": 0, "head": 0})
+        assert (await cand.receive_json_from())["message"] == consumers.TOO_FAST
+        closed = await cand.receive_output()
+        assert closed == {"type": "websocket.close", "code": consumers.CLOSE_FLOODING}
+
+    run(scenario)
