@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from submissions.states import Speed
 from teams import reports, services
-from teams.models import Assessment, CandidateInvitation, CandidateSession
+from teams.models import Assessment, CandidateInvitation, CandidateSession, SittingKind
 from teams.services import integrity
 from teams.similarity import Source
 
@@ -50,7 +50,7 @@ class TeamView(APIView):
     def sitting(self, pk):
         try:
             return CandidateSession.objects.select_related("assessment__organisation", "invitation", "candidate").get(
-                pk=pk, assessment__organisation=self.organisation
+                pk=pk, assessment__organisation=self.organisation, kind=SittingKind.REAL
             )
         except CandidateSession.DoesNotExist:
             raise NotFound(f"Your organisation has no sitting #{pk}.") from None
@@ -103,7 +103,7 @@ class InvitationList(TeamView):
         body.is_valid(raise_exception=True)
         try:
             invitation = services.invite_candidate(
-                assessment, body.validated_data["email"], request.auth.created_by,
+                assessment, body.validated_data["email"], request.auth,
                 lambda token: request.build_absolute_uri(reverse("teams:candidate_start", args=[token])),
             )
         except services.TeamsError as error:
@@ -123,7 +123,7 @@ class InvitationDetail(TeamView):
         except CandidateInvitation.DoesNotExist:
             raise NotFound(f"Your organisation has no invitation #{pk}.") from None
         try:
-            services.revoke_candidate_invitation(invitation)
+            services.revoke_candidate_invitation(invitation, request.auth)
         except services.TeamsError as error:
             raise ApiError(status.HTTP_400_BAD_REQUEST, "refused", error.message) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -150,6 +150,7 @@ class SittingReport(TeamView):
     )
     def get(self, request, pk):
         session = self.sitting(pk)
+        services.audit.record_report_view(session, request.auth)
         everyone = reports.assessment_reports(session.assessment)
         report = next(report for report in everyone if report.session.pk == session.pk)
         flags = [

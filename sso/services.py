@@ -27,7 +27,8 @@ from django.db import transaction
 from joserfc.errors import BadSignatureError, ClaimError, DecodeError, InvalidKeyIdError, JoseError
 
 from accounts import verification
-from teams.models import Membership, Role
+from teams.models import AuditAction, Membership, Role
+from teams.services import audit
 
 from . import sealing
 from .models import ClaimedDomain, IdentityProvider, ProviderIdentity
@@ -94,8 +95,9 @@ def provider_requiring_sso(user):
 
 
 @transaction.atomic
-def configure(organisation, *, issuer, client_id, client_secret, domains, enabled, required, join_as_member):
-    """Create or update `organisation`'s provider. A blank `client_secret` keeps the stored
+def configure(organisation, *, actor, issuer, client_id, client_secret, domains, enabled, required, join_as_member):
+    """Create or update `organisation`'s provider, as `actor` (an owner; the change goes in
+    the organisation's audit log, never the secret). A blank `client_secret` keeps the stored
     one (it is never shown again); `domains` (lower-case names) replace the claimed ones.
     Raises SsoError when a domain is another organisation's or the issuer is not https."""
     check_provider_url(issuer)
@@ -116,7 +118,14 @@ def configure(organisation, *, issuer, client_id, client_secret, domains, enable
     provider.domains.exclude(name__in=domains).delete()
     for name in domains:
         ClaimedDomain.objects.get_or_create(provider=provider, name=name)
+    summary = _summary(provider, domains)
+    audit.record(organisation, actor, AuditAction.SSO_CHANGED, provider, target_label=issuer, detail=summary)
     return provider
+
+
+def _summary(provider, domains):
+    state = "required" if provider.required else "enabled" if provider.enabled else "off"
+    return f"{state}; domains: {', '.join(sorted(domains)) or 'none'}; join as member: {provider.join_as_member}"
 
 
 def discover(provider):

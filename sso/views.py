@@ -30,7 +30,7 @@ def provider_settings(request, org):
     form = ProviderForm(request.POST or None, initial=_initial(provider))
     if request.method == "POST" and form.is_valid():
         try:
-            provider = services.configure(organisation, **form.cleaned_data)
+            provider = services.configure(organisation, actor=request.user, **form.cleaned_data)
         except services.SsoError as error:
             form.add_error(None, str(error))
         else:

@@ -4,6 +4,7 @@ from .models import (
     Answer,
     Assessment,
     AssessmentItem,
+    AuditEntry,
     CandidateInvitation,
     CandidateSession,
     MemberInvitation,
@@ -82,6 +83,19 @@ class ViewOnlyAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ViewOnlyAdmin):
+    """The audit log is append-only (AuditEntry): the admin reads it, never removes an entry."""
+
+    list_display = ("at", "organisation", "actor_label", "action", "target_label", "detail")
+    list_filter = ("action",)
+    search_fields = ("organisation__name", "actor_label", "target_label")
+    list_select_related = ("organisation",)
+
+    def has_delete_permission(self, request, obj=None):
         return False
 
 

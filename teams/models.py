@@ -105,6 +105,14 @@ class AssessmentQuerySet(models.QuerySet):
         return self.filter(published_at__isnull=False)
 
 
+class TeamAssessmentManager(models.Manager.from_queryset(AssessmentQuerySet)):  # type: ignore[misc]
+    """The default manager: a team's own assessments, never the practice ones built for its
+    candidates (teams.services.practice), so no team page, list or API lookup reaches those."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(practice_for__isnull=True)
+
+
 class Assessment(models.Model):
     organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="assessments")
     title = models.CharField(max_length=200)
@@ -135,9 +143,15 @@ class Assessment(models.Model):
         "Leaderboards", default=False,
         help_text="A link to the exercise's public leaderboard (questions from the public bank only).",
     )
+    #: Set on a practice assessment: the real one whose candidates may take it first (teams.services.practice).
+    practice_for = models.OneToOneField(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="practice", editable=False
+    )
 
     organisation_path = "organisation"
-    objects = AssessmentQuerySet.as_manager()
+    objects = TeamAssessmentManager()
+    #: Every assessment, the practice ones included: for teams.services.practice only.
+    with_practice = AssessmentQuerySet.as_manager()
 
     CANDIDATE_VIEW = ("show_verdicts", "show_tracebacks", "allow_quick_check", "show_hints", "show_leaderboards")
 
@@ -226,12 +240,21 @@ class AssessmentItem(models.Model):
         )
 
 
+class TeamInvitationManager(models.Manager):
+    """The default manager: the invitations a team sent, never the one a candidate's practice
+    sitting runs on (teams.services.practice), so no team page or API lookup reaches it."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(assessment__practice_for__isnull=True)
+
+
 class CandidateInvitation(InvitationToken):
     assessment = models.ForeignKey(Assessment, on_delete=models.CASCADE, related_name="invitations")
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     extra_minutes = models.PositiveIntegerField(default=0, help_text="Extra time granted to this candidate.")
 
     organisation_path = "assessment__organisation"
+    objects = TeamInvitationManager()
 
     class Meta:
         ordering = ["-created_at"]
@@ -245,6 +268,14 @@ class CandidateInvitation(InvitationToken):
     @property
     def organisation(self):
         return self.assessment.organisation
+
+
+class SittingKind(models.TextChoices):
+    """A sitting that counts, or a candidate's practice sitting before it: a practice sitting
+    is never scored, reported, compared, announced by webhook or e-mailed to the team."""
+
+    REAL = "real", "Assessment"
+    PRACTICE = "practice", "Practice"
 
 
 class FinishReason(models.TextChoices):
@@ -264,6 +295,7 @@ class CandidateSession(models.Model):
     finish_reason = models.CharField(max_length=10, choices=FinishReason.choices, blank=True)
     #: When the sitting.graded event was raised (teams.webhooks): it is raised once.
     graded_event_at = models.DateTimeField(null=True, blank=True)
+    kind = models.CharField(max_length=10, choices=SittingKind.choices, default=SittingKind.REAL, editable=False)
 
     organisation_path = "assessment__organisation"
 
@@ -276,6 +308,10 @@ class CandidateSession(models.Model):
     @property
     def organisation(self):
         return self.assessment.organisation
+
+    @property
+    def is_practice(self):
+        return self.kind == SittingKind.PRACTICE
 
     @property
     def deadline(self):
@@ -464,3 +500,72 @@ class WebhookDelivery(models.Model):
     @property
     def organisation(self):
         return self.endpoint.organisation
+
+
+class AuditAction(models.TextChoices):
+    """Everything the audit log records, in one place (teams.services.audit.record)."""
+
+    ASSESSMENT_CREATED = "assessment.created", "Created an assessment"
+    ASSESSMENT_EDITED = "assessment.edited", "Edited an assessment"
+    ASSESSMENT_PUBLISHED = "assessment.published", "Published an assessment"
+    CANDIDATE_INVITED = "candidate.invited", "Invited a candidate"
+    CANDIDATE_REVOKED = "candidate.revoked", "Revoked a candidate's invitation"
+    GRADED_AGAIN = "submission.graded_again", "Asked for another grading"
+    REPORT_VIEWED = "report.viewed", "Viewed a candidate's report"
+    TOKEN_CREATED = "token.created", "Created an API token"
+    TOKEN_REVOKED = "token.revoked", "Revoked an API token"
+    WEBHOOK_ADDED = "webhook.added", "Added a webhook endpoint"
+    WEBHOOK_REMOVED = "webhook.removed", "Removed a webhook endpoint"
+    MEMBER_INVITED = "member.invited", "Invited a member"
+    MEMBER_JOINED = "member.joined", "Joined as a member"
+    MEMBER_REMOVED = "member.removed", "Removed a member"
+    SSO_CHANGED = "sso.changed", "Changed single sign-on settings"
+
+
+class AuditEntryQuerySet(models.QuerySet):
+    """Entries are only ever added: bulk updates and deletes are refused (an organisation's
+    deletion still removes its entries, through the database's cascade)."""
+
+    def update(self, **kwargs):
+        raise TypeError("Audit entries cannot be changed.")
+
+    def delete(self):
+        raise TypeError("Audit entries cannot be deleted.")
+
+
+class AuditEntry(models.Model):
+    """One thing a person (or an organisation API token) did in an organisation: who, what,
+    when, to which object. Append-only: written by teams.services.audit.record in the
+    transaction of the action; saving an existing entry or deleting one raises TypeError.
+    `actor_label` and `target_label` keep the names as they were, so an entry still reads
+    after its user, token or object is gone."""
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="audit_entries")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    action = models.CharField(max_length=40, choices=AuditAction.choices)
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    actor_token = models.ForeignKey(OrganisationToken, on_delete=models.SET_NULL, null=True, related_name="+")
+    actor_label = models.CharField(max_length=200)
+    target_type = models.CharField(max_length=40, blank=True)
+    target_id = models.BigIntegerField(null=True, blank=True)
+    target_label = models.CharField(max_length=300, blank=True)
+    detail = models.CharField(max_length=300, blank=True)
+
+    organisation_path = "organisation"
+    objects = AuditEntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["organisation", "-at"])]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_label}: {self.get_action_display()} {self.target_label}".strip()
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise TypeError("Audit entries cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise TypeError("Audit entries cannot be deleted.")

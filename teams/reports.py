@@ -32,9 +32,10 @@ from submissions.models import Purpose, Submission
 from submissions.same_code import by_program, middle_grading
 from submissions.states import Speed, Verdict
 
-from .models import Answer, SessionSubmission
+from .models import Answer, SessionSubmission, SittingKind
 from .services import finalise_if_expired
 from .similarity import Source, item_flags
+from .spreadsheets import safe_cell as _cell
 
 
 @dataclass
@@ -318,7 +319,7 @@ def _similarity_sources(item, assessment):
         sources.append(Source("practice", f"public practice answer #{answer.pk}", answer.code, author=answer.user_id))
     links = SessionSubmission.objects.filter(
         item__question=item.question, session__assessment__organisation_id=assessment.organisation_id,
-        submission__purpose=Purpose.ASSESSMENT,
+        submission__purpose=Purpose.ASSESSMENT, session__kind=SittingKind.REAL,
     ).exclude(session__assessment=assessment).select_related("submission", "session__invitation", "session__assessment")
     last = {link.session_id: link for link in links.order_by("submission__created_at", "submission__pk")}
     for link in last.values():
@@ -326,15 +327,6 @@ def _similarity_sources(item, assessment):
         label = f"{session.invitation.email} in “{session.assessment.title}”"
         sources.append(Source("sitting", label, link.submission.code, session=session, author=session.candidate_id))
     return sources
-
-
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value):
-    """Keep spreadsheets from running a cell as a formula (CSV injection)."""
-    text = "" if value is None else str(value)
-    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
 
 
 def _format_score(score):

@@ -22,6 +22,8 @@ organisation_urls = [
     path("members/<int:pk>/remove/", views.remove_member, name="remove_member"),
     path("api-tokens/", views.create_api_token, name="create_api_token"),
     path("api-tokens/<int:pk>/revoke/", views.revoke_api_token, name="revoke_api_token"),
+    path("audit/", views.audit_log, name="audit_log"),
+    path("audit.csv", views.audit_csv, name="audit_csv"),
     path("webhooks/", views.webhook_list, name="webhooks"),
     path("webhooks/<int:pk>/remove/", views.remove_webhook, name="remove_webhook"),
     path("webhooks/deliveries/<int:pk>/send-again/", views.send_webhook_again, name="send_webhook_again"),
@@ -51,6 +53,7 @@ urlpatterns = [
     path("new/", views.create_organisation, name="create"),
     path("join/<str:token>/", views.join, name="join"),
     path("invitation/<str:token>/", views.candidate_start, name="candidate_start"),
+    path("invitation/<str:token>/practice/", views.practice_start, name="practice_start"),
     path("org/<slug:org>/", include(organisation_urls)),
     path("sessions/<int:session_pk>/", include(candidate_urls)),
 ]

@@ -36,6 +36,7 @@ from submissions.models import Purpose
 from submissions.states import Status
 
 from .models import (
+    AuditAction,
     CandidateSession,
     DeliveryStatus,
     SessionSubmission,
@@ -43,6 +44,7 @@ from .models import (
     WebhookEndpoint,
     WebhookEvent,
 )
+from .services import audit
 from .services.errors import TeamsError
 from .signals import webhook_delivery_attempted
 
@@ -95,16 +97,27 @@ def check_url(url):
         raise TeamsError("Enter an https:// URL: webhooks are not sent over plain http.")
 
 
+@transaction.atomic
 def register_endpoint(organisation, url, created_by):
+    """Add an https endpoint for `organisation`'s events, made by the user `created_by`."""
     url = (url or "").strip()
     check_url(url)
     if organisation.webhook_endpoints.count() >= MAX_ENDPOINTS:
         raise TeamsError(f"{organisation} has {MAX_ENDPOINTS} webhook endpoints; remove one first.")
     if organisation.webhook_endpoints.filter(url=url).exists():
         raise TeamsError(f"{url} is already registered.")
-    return WebhookEndpoint.objects.create(
+    endpoint = WebhookEndpoint.objects.create(
         organisation=organisation, url=url, secret=secrets.token_hex(32), created_by=created_by
     )
+    audit.record(organisation, created_by, AuditAction.WEBHOOK_ADDED, endpoint, target_label=url)
+    return endpoint
+
+
+@transaction.atomic
+def remove_endpoint(endpoint, actor):
+    """Remove an endpoint with its delivery log."""
+    audit.record(endpoint.organisation, actor, AuditAction.WEBHOOK_REMOVED, endpoint, target_label=endpoint.url)
+    endpoint.delete()
 
 
 # ---- Events ---------------------------------------------------------------------------------
@@ -142,10 +155,15 @@ def _queue(delivery_id, countdown=0):
 
 
 def sitting_started(session):
+    """Raise sitting.started; a practice sitting raises no event at all."""
+    if session.is_practice:
+        return
     emit(session.assessment.organisation, WebhookEvent.SITTING_STARTED, sitting_payload(session))
 
 
 def sitting_finished(session):
+    if session.is_practice:
+        return
     emit(session.assessment.organisation, WebhookEvent.SITTING_SUBMITTED, sitting_payload(session))
     graded_if_done(session)
 
@@ -158,7 +176,7 @@ def _gradings_pending(session):
 
 def graded_if_done(session):
     """Raise sitting.graded once the sitting is closed and none of its gradings is pending."""
-    if not session.is_finished or _gradings_pending(session):
+    if session.is_practice or not session.is_finished or _gradings_pending(session):
         return
     unsent = CandidateSession.objects.filter(pk=session.pk, graded_event_at__isnull=True)
     if unsent.update(graded_event_at=timezone.now()):

@@ -1,7 +1,15 @@
 """What hiring teams and candidates do, as functions the views call: one module a concern
-(organisations, assessments, invitations, sittings, errors). The names are re-exported here,
+(organisations, assessments, invitations, sittings, the audit log, errors). The names are re-exported here,
 so callers write `from teams import services` and `services.start_session`."""
-from .assessments import add_question, move_item, publish_assessment, remove_item
+from . import audit
+from .assessments import (
+    add_question,
+    create_assessment,
+    move_item,
+    publish_assessment,
+    remove_item,
+    save_assessment,
+)
 from .errors import SessionClosed, SignInRequired, TeamsError
 from .invitations import (
     MAILBOX_PARAMETER,
@@ -41,9 +49,11 @@ __all__ = [
     "TeamsError",
     "accept_member_invitation",
     "add_question",
+    "audit",
     "candidate_account_for",
     "candidate_invitation_for_token",
     "check_can_start",
+    "create_assessment",
     "create_organisation",
     "ensure_accepting_answers",
     "finalise_expired_sessions",
@@ -62,6 +72,7 @@ __all__ = [
     "revoke_candidate_invitation",
     "review_answer",
     "save_answer",
+    "save_assessment",
     "start_session",
     "submit_code",
 ]

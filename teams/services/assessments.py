@@ -5,8 +5,28 @@ from django.utils import timezone
 
 from questions.models import Kind
 
-from ..models import AssessmentItem
+from ..models import AssessmentItem, AuditAction
+from . import audit
 from .errors import TeamsError
+
+
+@transaction.atomic
+def create_assessment(assessment, organisation, actor):
+    """Save a new, unsaved `assessment` (e.g. an AssessmentForm's `save(commit=False)`) in
+    `organisation`, made by `actor` (a user or an organisation token)."""
+    assessment.organisation = organisation
+    assessment.created_by = audit.actor_user(actor)
+    assessment.save()
+    audit.record(organisation, actor, AuditAction.ASSESSMENT_CREATED, assessment)
+    return assessment
+
+
+@transaction.atomic
+def save_assessment(assessment, changed, actor):
+    """Save `assessment`'s edited fields; `changed` names them (a form's `changed_data`)."""
+    assessment.save()
+    audit.record(assessment.organisation, actor, AuditAction.ASSESSMENT_EDITED, assessment, detail=", ".join(changed))
+    return assessment
 
 
 def _require_draft(assessment):
@@ -59,7 +79,7 @@ def move_item(item, offset):
 
 
 @transaction.atomic
-def publish_assessment(assessment):
+def publish_assessment(assessment, actor):
     """Freeze the questions and pin each coding question to its current version."""
     _require_draft(assessment)
     items = list(assessment.items.select_related("question"))
@@ -76,4 +96,5 @@ def publish_assessment(assessment):
             item.save(update_fields=["exercise_version"])
     assessment.published_at = timezone.now()
     assessment.save(update_fields=["published_at"])
+    audit.record(assessment.organisation, actor, AuditAction.ASSESSMENT_PUBLISHED, assessment)
     return assessment

@@ -40,7 +40,8 @@ from django.utils.text import slugify
 
 from accounts.verification import VerificationError, verified_accounts, verify_mailed_address
 
-from ..models import CandidateInvitation, MemberInvitation, Membership
+from ..models import AuditAction, CandidateInvitation, MemberInvitation, Membership
+from . import audit
 from .errors import SignInRequired, TeamsError
 
 
@@ -113,7 +114,7 @@ def invite_member(organisation, email, role, invited_by, accept_url_for):
         raise TeamsError(f"{email} is already a member of {organisation}.")
     # A fresh invitation replaces any earlier unused one to the same address.
     MemberInvitation.objects.filter(organisation=organisation, email=email, used_at__isnull=True).delete()
-    return _issue_invitation(
+    invitation = _issue_invitation(
         MemberInvitation,
         email,
         accept_url_for,
@@ -125,6 +126,8 @@ def invite_member(organisation, email, role, invited_by, accept_url_for):
         invited_by=invited_by,
         expires_at=timezone.now() + MEMBER_INVITATION_LIFETIME,
     )
+    audit.record(organisation, invited_by, AuditAction.MEMBER_INVITED, invitation, target_label=email, detail=f"as {role}")
+    return invitation
 
 
 def member_invitation_for_token(token):
@@ -149,12 +152,14 @@ def accept_member_invitation(invitation, user):
     invitation.used_at = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["used_at", "accepted_by"])
+    audit.record(invitation.organisation, user, AuditAction.MEMBER_JOINED, user, detail=f"as {membership.role}")
     return membership
 
 
 @transaction.atomic
-def invite_candidate(assessment, email, invited_by, start_url_for):
-    """Invite one candidate. The link expires when the assessment's window closes."""
+def invite_candidate(assessment, email, actor, start_url_for):
+    """Invite one candidate; `actor` is the user or organisation token inviting. The link
+    expires when the assessment's window closes."""
     email = _normalise_email(email)
     if not assessment.is_published:
         raise TeamsError("Publish the assessment before inviting candidates.")
@@ -162,7 +167,7 @@ def invite_candidate(assessment, email, invited_by, start_url_for):
         raise TeamsError("The availability window has closed: candidates can no longer be invited.")
     if assessment.invitations.filter(email=email).exists():
         raise TeamsError(f"{email} has already been invited to this assessment.")
-    return _issue_invitation(
+    invitation = _issue_invitation(
         CandidateInvitation,
         email,
         start_url_for,
@@ -171,9 +176,14 @@ def invite_candidate(assessment, email, invited_by, start_url_for):
         {"assessment": assessment},
         proof_in_mail=True,
         assessment=assessment,
-        invited_by=invited_by,
+        invited_by=audit.actor_user(actor),
         expires_at=assessment.closes_at,
     )
+    audit.record(
+        assessment.organisation, actor, AuditAction.CANDIDATE_INVITED, invitation, target_label=email,
+        detail=f"to “{assessment.title}”",
+    )
+    return invitation
 
 
 @transaction.atomic
@@ -192,12 +202,16 @@ def renew_candidate_link(invitation, start_url_for):
 
 
 @transaction.atomic
-def revoke_candidate_invitation(invitation):
+def revoke_candidate_invitation(invitation, actor):
     """Withdraw an invitation whose candidate has not started: the row goes, so its link
     stops working and the address may be invited again. A started sitting is kept."""
     invitation = CandidateInvitation.objects.select_for_update().get(pk=invitation.pk)
     if invitation.is_used:
         raise TeamsError(f"{invitation.email} has already started: a started sitting cannot be revoked.")
+    audit.record(
+        invitation.assessment.organisation, actor, AuditAction.CANDIDATE_REVOKED, invitation,
+        target_label=invitation.email, detail=f"from “{invitation.assessment.title}”",
+    )
     invitation.delete()
 
 

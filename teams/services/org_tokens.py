@@ -4,9 +4,11 @@ random bits: a slow hash would add nothing); the token is shown once, when it is
 import secrets
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
-from ..models import OrganisationToken, Role
+from ..models import AuditAction, OrganisationToken, Role
+from . import audit
 from .errors import TeamsError
 from .invitations import hash_token
 
@@ -21,6 +23,7 @@ def active_tokens(organisation):
     return OrganisationToken.objects.filter(organisation=organisation, revoked_at__isnull=True)
 
 
+@transaction.atomic
 def create_token(organisation, name, role, created_by):
     """Returns (row, token). The token itself is never stored: show it once."""
     name = (name or "").strip()
@@ -35,12 +38,20 @@ def create_token(organisation, name, role, created_by):
         organisation=organisation, name=name[:60], role=role, prefix=token[:PREFIX_SHOWN],
         token_hash=hash_token(token), created_by=created_by,
     )
+    audit.record(organisation, created_by, AuditAction.TOKEN_CREATED, row, detail=f"role {role}")
     return row, token
 
 
-def revoke_token(organisation, token_id):
-    """False when the organisation has no such active token."""
-    return bool(active_tokens(organisation).filter(pk=token_id).update(revoked_at=timezone.now()))
+@transaction.atomic
+def revoke_token(organisation, token_id, actor):
+    """Revoke one of the organisation's active tokens; False when it has no such token."""
+    row = active_tokens(organisation).select_for_update().filter(pk=token_id).first()
+    if row is None:
+        return False
+    row.revoked_at = timezone.now()
+    row.save(update_fields=["revoked_at"])
+    audit.record(organisation, actor, AuditAction.TOKEN_REVOKED, row)
+    return True
 
 
 def find_token(token):

@@ -3,7 +3,8 @@ from django.db import transaction
 from django.utils.crypto import get_random_string
 from django.utils.text import slugify
 
-from ..models import Membership, Organisation, Role
+from ..models import AuditAction, Membership, Organisation, Role
+from . import audit
 from .errors import TeamsError
 
 
@@ -23,8 +24,12 @@ def create_organisation(user, name):
 
 
 @transaction.atomic
-def remove_member(membership):
+def remove_member(membership, actor):
+    """Remove a member; refused when they are the last owner."""
     owners = Membership.objects.select_for_update().filter(organisation=membership.organisation, role=Role.OWNER)
     if membership.role == Role.OWNER and owners.count() == 1:
         raise TeamsError("An organisation needs at least one owner: make someone else an owner first.")
+    audit.record(
+        membership.organisation, actor, AuditAction.MEMBER_REMOVED, membership.user, detail=f"was {membership.role}"
+    )
     membership.delete()

@@ -20,7 +20,10 @@ from questions.models import Kind
 from questions.numeric import check_numeric
 
 from .. import webhooks
-from ..models import Answer, CandidateInvitation, CandidateSession, FinishReason, Membership, Role, SessionSubmission
+from ..models import (
+    Answer, AuditAction, CandidateInvitation, CandidateSession, FinishReason, Membership, Role, SessionSubmission,
+)
+from . import audit
 from .errors import SessionClosed, TeamsError
 from .invitations import check_can_start
 
@@ -83,9 +86,10 @@ def team_recipients(assessment):
 
 
 def tell_team_of_finish(session):
-    """E-mail the team that a candidate's sitting closed (queued on commit by EMAIL_BACKEND)."""
+    """E-mail the team that a candidate's sitting closed (queued on commit by EMAIL_BACKEND); a
+    practice sitting is the candidate's own: the team is not told."""
     assessment = session.assessment
-    recipients = team_recipients(assessment)
+    recipients = [] if session.is_practice else team_recipients(assessment)
     if not recipients:
         return
     report_path = reverse("teams:candidate_report", args=[assessment.organisation.slug, session.pk])
@@ -165,12 +169,13 @@ def submit_code(session, item, code, quick_check=False):
     return submission
 
 
-def grade_again(session, submission):
+@transaction.atomic
+def grade_again(session, submission, actor):
     """Another grading of a candidate's accepted answer, asked for by the team once
     the sitting is over: the grader's message may say the machine was busy and that
     grading again gives steadier figures. It is the same code, so the report counts
     it with the earlier gradings by their middle one (reports.ItemResult): grading
-    again steadies the figure, it cannot lift it by luck."""
+    again steadies the figure, it cannot lift it by luck. `actor` is the member asking."""
     finalise_if_expired(session)
     if not session.is_finished:
         raise TeamsError("Grade again once the sitting is over: until then only the candidate submits.")
@@ -191,6 +196,10 @@ def grade_again(session, submission):
             raise TeamsError("The candidate's account has gradings waiting already: grade again once they are done.") from None
         raise TeamsError(" ".join(error.messages)) from None
     SessionSubmission.objects.create(session=session, item=link.item, submission=again)
+    audit.record(
+        session.assessment.organisation, actor, AuditAction.GRADED_AGAIN, submission,
+        target_label=f"{session.invitation.email}'s question {link.item.number}", detail=f"new grading #{again.pk}",
+    )
     return again
 
 

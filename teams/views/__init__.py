@@ -16,10 +16,12 @@ from .assessments import (
     publish,
     remove_item,
 )
+from .audit import audit_csv, audit_log
 from .candidate import (
     candidate_start,
     done,
     finish,
+    practice_start,
     record_signals,
     save_answer,
     submission_status,
@@ -35,6 +37,8 @@ __all__ = [
     "NO_GPU_WORKER_WARNING",
     "add_question",
     "assessment",
+    "audit_csv",
+    "audit_log",
     "candidate_link",
     "candidate_report",
     "grade_again",
@@ -51,6 +55,7 @@ __all__ = [
     "invite_member",
     "join",
     "move_item",
+    "practice_start",
     "organisation",
     "publish",
     "remove_item",

@@ -22,10 +22,7 @@ def create_assessment(request, org):
     organisation = _organisation(request, org, OWNER)
     form = AssessmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        assessment = form.save(commit=False)
-        assessment.organisation = organisation
-        assessment.created_by = request.user
-        assessment.save()
+        assessment = services.create_assessment(form.save(commit=False), organisation, request.user)
         messages.success(request, "Assessment created. Add questions, then publish it.")
         return redirect(assessment)
     return render(request, "teams/assessment_form.html", {"form": form, "organisation": organisation})
@@ -36,7 +33,7 @@ def edit_assessment(request, org, pk):
     assessment = _assessment(request, org, pk, OWNER)
     form = AssessmentForm(request.POST or None, instance=assessment)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        services.save_assessment(form.save(commit=False), form.changed_data, request.user)
         messages.success(request, "Assessment saved.")
         return redirect(assessment)
     return render(
@@ -138,7 +135,7 @@ def move_item(request, org, pk, item_pk):
 def publish(request, org, pk):
     assessment = _assessment(request, org, pk, OWNER)
     try:
-        services.publish_assessment(assessment)
+        services.publish_assessment(assessment, request.user)
     except TeamsError as error:
         return _refusal(request, error, assessment)
     messages.success(request, "Published. Coding questions are pinned to their current versions; you can invite candidates.")

@@ -26,7 +26,7 @@ from .. import services
 from ..access import candidate_session_or_404
 from ..forms import CodeForm
 from ..models import CandidateSession, FinishReason
-from ..services import SessionClosed, SignInRequired, TeamsError, integrity
+from ..services import SessionClosed, SignInRequired, TeamsError, integrity, practice
 
 
 def candidate_start(request, token):
@@ -69,9 +69,55 @@ def candidate_start(request, token):
             "assessment": invitation.assessment,
             "error": error,
             "block_practice": settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING,
+            "practice_url": (
+                _keeping_query(request, reverse("teams:practice_start", args=[token]))
+                if error is None and _can_practise(invitation) else None
+            ),
+            "practice_minutes": practice.PRACTICE_MINUTES,
         },
         status=410 if error and (invitation.is_used or invitation.is_expired) else 200,
     )
+
+
+#: The Django session key holding, per practice sitting, the invitation link it was started from.
+PRACTICE_RETURN_KEY = "teams.practice_return"
+
+
+def _keeping_query(request, path):
+    """`path` with this request's query string, which holds the link's mailbox proof."""
+    query = request.GET.urlencode()
+    return f"{path}?{query}" if query else path
+
+
+def _can_practise(invitation):
+    try:
+        practice.check_can_practise(invitation)
+    except TeamsError:
+        return False
+    return True
+
+
+@require_POST
+def practice_start(request, token):
+    """Start a practice sitting from the invitation's start page; the invitation stays unused."""
+    invitation = services.candidate_invitation_for_token(token)
+    if invitation is None:
+        raise Http404("No such invitation.")
+    start_page = _keeping_query(request, reverse("teams:candidate_start", args=[token]))
+    try:
+        practice.check_can_practise(invitation)  # before an account is made for the address
+        user = services.candidate_account_for(invitation, request.user, request.GET.get(services.MAILBOX_PARAMETER, ""))
+        session = practice.start_practice(invitation, user)
+    except SignInRequired as sign_in:
+        messages.info(request, sign_in.message)
+        return redirect_to_login(start_page)
+    except TeamsError as refused:
+        messages.error(request, refused.message)
+        return redirect(start_page)
+    if not request.user.is_authenticated:
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session[PRACTICE_RETURN_KEY] = {**request.session.get(PRACTICE_RETURN_KEY, {}), str(session.pk): start_page}
+    return redirect("teams:take", session.pk)
 
 
 def _session_and_item(request, session_pk, number):
@@ -234,7 +280,12 @@ def done(request, session_pk):
     services.finalise_if_expired(session)
     if not session.is_finished:
         return redirect("teams:take", session.pk)
-    return render(request, "teams/done.html", {"session": session, "assessment": session.assessment})
+    context = {
+        "session": session,
+        "assessment": session.assessment,
+        "start_page": request.session.get(PRACTICE_RETURN_KEY, {}).get(str(session.pk)),
+    }
+    return render(request, "teams/done.html", context)
 
 
 #: A batch of events: a few snapshots of the largest code a submission may hold, and change.

@@ -41,7 +41,7 @@ def create_api_token(request, org):
 @require_POST
 def revoke_api_token(request, org, pk):
     organisation = _organisation(request, org, OWNER)
-    if org_tokens.revoke_token(organisation, pk):
+    if org_tokens.revoke_token(organisation, pk, request.user):
         messages.success(request, "Token revoked: it no longer works.")
     else:
         messages.error(request, "No such active token.")
@@ -77,7 +77,7 @@ def webhook_list(request, org):
 @require_POST
 def remove_webhook(request, org, pk):
     endpoint = scoped_object_or_404(request.user, WebhookEndpoint, roles=OWNER, pk=pk, organisation__slug=org)
-    endpoint.delete()
+    webhooks.remove_endpoint(endpoint, request.user)
     messages.success(request, f"{endpoint.url} removed, with its delivery log.")
     return redirect("teams:webhooks", org)
 

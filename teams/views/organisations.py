@@ -95,7 +95,7 @@ def remove_member(request, org, pk):
         request.user, Membership, roles=OWNER, pk=pk, organisation__slug=org
     )
     try:
-        services.remove_member(membership)
+        services.remove_member(membership, request.user)
     except TeamsError as error:
         return _refusal(request, error, membership.organisation)
     messages.success(request, f"{membership.user.username} removed.")

@@ -16,8 +16,8 @@ from submissions.timings import timings_response
 from .. import reports, services, similarity
 from ..access import scoped_object_or_404
 from ..forms import ReviewForm
-from ..models import Answer, CandidateSession, SessionSubmission
-from ..services import integrity
+from ..models import Answer, CandidateSession, SessionSubmission, SittingKind
+from ..services import integrity, practice
 from .gates import _assessment
 
 
@@ -53,12 +53,14 @@ def _team_session(request, org, session_pk):
         CandidateSession.objects.select_related("assessment__organisation", "invitation", "candidate"),
         pk=session_pk,
         assessment__organisation__slug=org,
+        kind=SittingKind.REAL,  # a practice sitting is the candidate's own: no team page shows it
     )
 
 
 @login_required
 def candidate_report(request, org, session_pk):
     session = _team_session(request, org, session_pk)
+    services.audit.record_report_view(session, request.user)
     candidate = reports.candidate_report(session)
     rows = [
         (
@@ -72,6 +74,7 @@ def candidate_report(request, org, session_pk):
     context = {
         "session": session,
         "assessment": session.assessment,
+        "took_practice": practice.took_practice(session.invitation),
         "organisation": session.assessment.organisation,
         "report": candidate,
         "rows": rows,
@@ -99,7 +102,7 @@ def grade_again(request, org, session_pk, submission_pk):
     session = _team_session(request, org, session_pk)
     link = get_object_or_404(SessionSubmission.objects.select_related("submission", "item"), session=session, submission_id=submission_pk)
     try:
-        services.grade_again(session, link.submission)
+        services.grade_again(session, link.submission, request.user)
     except services.TeamsError as error:
         messages.error(request, error.message)
     else:

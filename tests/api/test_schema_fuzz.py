@@ -51,7 +51,7 @@ def team_token(fuzzer_token, exercise_version):
         closes_at=now + timedelta(days=7), created_by=owner,
     )
     team_services.add_question(assessment, exercise_version.question)
-    team_services.publish_assessment(assessment)
+    team_services.publish_assessment(assessment, owner)
     invitation = team_services.invite_candidate(assessment, "candidate@example.com", owner, lambda token: token)
     team_services.start_session(invitation, owner)
     return org_tokens.create_token(organisation, "fuzz", Role.OWNER, owner)[1]

@@ -31,7 +31,7 @@ def sitting_for(candidate):
     )
     services.add_question(assessment, Question.objects.get(slug=CODING_SLUG))
     services.add_question(assessment, Question.objects.get(slug="activation-tensor-fp32-size"))
-    services.publish_assessment(assessment)
+    services.publish_assessment(assessment, manager)
     invitation = services.invite_candidate(assessment, candidate.email, manager, lambda token: token)
     return services.start_session(invitation, candidate)
 

@@ -33,7 +33,7 @@ def assessment(transactional_db):
         prompt="How many bytes are in 4 GiB?", answer_value=4 * 2**30, answer_unit="bytes", tolerance=0.01,
     )
     services.add_question(assessment, question)
-    return services.publish_assessment(assessment)
+    return services.publish_assessment(assessment, manager)
 
 
 def invite_one(page, assessment):

@@ -20,7 +20,7 @@ def acme_provider(live_server, transactional_db, tmp_path, settings):
     owner = get_user_model().objects.create_user("acme-owner", "owner@example.com", "owner-passphrase-42")
     acme = teams.create_organisation(owner, "Acme")
     with running_provider(tmp_path, f"{live_server.url}/sso/{acme.slug}/callback/") as provider:
-        sso.configure(acme, issuer=provider.issuer, client_id=CLIENT_ID, client_secret=CLIENT_SECRET,
+        sso.configure(acme, actor=owner, issuer=provider.issuer, client_id=CLIENT_ID, client_secret=CLIENT_SECRET,
                       domains=["acme.test"], enabled=True, required=False, join_as_member=True)
         yield acme
 

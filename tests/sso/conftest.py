@@ -34,7 +34,8 @@ def acme(owner):
 
 
 @pytest.fixture
-def acme_sso(acme, oidc_provider):
+def acme_sso(acme, owner, oidc_provider):
     """Acme's single sign-on through the test provider, covering acme.test, joining new members."""
-    return sso.configure(acme, issuer=oidc_provider.issuer, client_id=CLIENT_ID, client_secret=CLIENT_SECRET,
-                         domains=["acme.test"], enabled=True, required=False, join_as_member=True)
+    return sso.configure(acme, actor=owner, issuer=oidc_provider.issuer, client_id=CLIENT_ID,
+                         client_secret=CLIENT_SECRET, domains=["acme.test"], enabled=True, required=False,
+                         join_as_member=True)

@@ -36,8 +36,9 @@ def test_plain_http_and_another_organisations_domain_are_refused(client, acme, o
     client.force_login(owner)
     response = client.post("/teams/org/acme/sso/", {**FORM, "issuer": "http://127.0.0.1:8000/o"})
     assert "must start with https://" in response.text
-    other = teams.create_organisation(make_user("rival"), "Rival")
-    sso.configure(other, issuer="https://127.0.0.1:9/rival", client_id="x", client_secret="y",
+    rival = make_user("rival")
+    other = teams.create_organisation(rival, "Rival")
+    sso.configure(other, actor=rival, issuer="https://127.0.0.1:9/rival", client_id="x", client_secret="y",
                   domains=["acme.test"], enabled=True, required=False, join_as_member=False)
     response = client.post("/teams/org/acme/sso/", FORM)
     assert "acme.test is already covered by another organisation" in response.text

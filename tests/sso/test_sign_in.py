@@ -108,16 +108,16 @@ def test_an_address_the_provider_did_not_verify_or_outside_the_domains_is_refuse
     assert signed_in_user(client) is None
 
 
-def test_a_wrong_client_secret_is_named(client, acme_sso, oidc_provider):
-    sso.configure(acme_sso.organisation, issuer=oidc_provider.issuer, client_id=CLIENT_ID, client_secret="wrong",
-                  domains=["acme.test"], enabled=True, required=False, join_as_member=True)
+def test_a_wrong_client_secret_is_named(client, owner, acme_sso, oidc_provider):
+    sso.configure(acme_sso.organisation, actor=owner, issuer=oidc_provider.issuer, client_id=CLIENT_ID,
+                  client_secret="wrong", domains=["acme.test"], enabled=True, required=False, join_as_member=True)
     response = sign_in(client, oidc_provider, "alice")
     assert "did not accept Hotpath's client id and secret" in error_text(response)
     assert signed_in_user(client) is None
 
 
-def test_a_provider_that_is_down_is_named(client, acme):
-    sso.configure(acme, issuer="http://127.0.0.1:9/o", client_id=CLIENT_ID, client_secret="secret",
+def test_a_provider_that_is_down_is_named(client, owner, acme):
+    sso.configure(acme, actor=owner, issuer="http://127.0.0.1:9/o", client_id=CLIENT_ID, client_secret="secret",
                   domains=["acme.test"], enabled=True, required=False, join_as_member=True)
     response = client.get("/sso/acme/go/")
     assert response["Location"] == "/sso/acme/"

@@ -143,8 +143,8 @@ def draft_assessment(organisation, hiring_manager, concept_question, numeric_que
 
 
 @pytest.fixture
-def assessment(draft_assessment):
-    return services.publish_assessment(draft_assessment)
+def assessment(draft_assessment, hiring_manager):
+    return services.publish_assessment(draft_assessment, hiring_manager)
 
 
 @pytest.fixture

@@ -62,7 +62,7 @@ def private_session(organisation, hiring_manager, private_questions, candidate, 
     )
     for question in private_questions:
         services.add_question(assessment, question)
-    services.publish_assessment(assessment)
+    services.publish_assessment(assessment, hiring_manager)
     invitation = services.invite_candidate(assessment, candidate.email, hiring_manager, lambda token: token)
     return services.start_session(invitation, candidate)
 

@@ -39,7 +39,7 @@ def _sit(organisation, hiring_manager, candidate, question):
         opens_at=START - timedelta(hours=1), closes_at=START + timedelta(days=7), created_by=hiring_manager,
     )
     services.add_question(assessment, question)
-    services.publish_assessment(assessment)
+    services.publish_assessment(assessment, hiring_manager)
     invitation = services.invite_candidate(assessment, candidate.email, hiring_manager, lambda token: token)
     return services.start_session(invitation, candidate)
 

@@ -71,7 +71,7 @@ def test_member_invitation_expires(hiring_manager, organisation, make_user, cloc
 
 def test_the_last_owner_cannot_be_removed(hiring_manager, organisation):
     with pytest.raises(services.TeamsError, match="at least one owner"):
-        services.remove_member(hiring_manager.memberships.get())
+        services.remove_member(hiring_manager.memberships.get(), hiring_manager)
 
 
 def test_owner_builds_and_publishes_an_assessment(client, hiring_manager, organisation, concept_question, coding_question, make_version):
@@ -135,7 +135,7 @@ def test_publishing_needs_questions(organisation, hiring_manager, clock):
         opens_at=clock.now, closes_at=clock.now + timedelta(days=1),
     )
     with pytest.raises(services.TeamsError, match="at least one question"):
-        services.publish_assessment(assessment)
+        services.publish_assessment(assessment, hiring_manager)
 
 
 def test_candidates_can_only_be_invited_once_published(draft_assessment, hiring_manager):

@@ -34,6 +34,8 @@ MATRIX = {
     "create": ("get", lambda w: [], SIGNED_IN),
     "join": ("get", lambda w: [w["member_token"]], TOKEN_PAGE),
     "candidate_start": ("get", lambda w: [w["candidate_token"]], TOKEN_PAGE),
+    # The bank offers no practice sample here: everyone holding the link is sent back to its page.
+    "practice_start": ("post", lambda w: [w["candidate_token"]], TOKEN_PAGE),
     "organisation": ("get", lambda w: [w["org"]], TEAM),
     "invite_member": ("post", lambda w: [w["org"]], OWNER_ONLY),
     "remove_member": ("post", lambda w: [w["org"], w["reviewer_membership"]], OWNER_ONLY),
@@ -41,6 +43,8 @@ MATRIX = {
     "create_api_token": ("post", lambda w: [w["org"]], OWNER_ONLY),
     "revoke_api_token": ("post", lambda w: [w["org"], w["api_token"]], OWNER_ONLY),
     "webhooks": ("get", lambda w: [w["org"]], OWNER_ONLY),
+    "audit_log": ("get", lambda w: [w["org"]], OWNER_ONLY),
+    "audit_csv": ("get", lambda w: [w["org"]], OWNER_ONLY),
     "remove_webhook": ("post", lambda w: [w["org"], w["webhook"]], OWNER_ONLY),
     "send_webhook_again": ("post", lambda w: [w["org"], w["delivery"]], OWNER_ONLY),
     "assessment_create": ("get", lambda w: [w["org"]], OWNER_ONLY),

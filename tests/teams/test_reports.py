@@ -261,7 +261,7 @@ def test_the_team_grades_an_accepted_answer_again_once_the_sitting_is_over(
     client.force_login(reviewer)
     assert "Grade this code again" not in client.get(report_url).content.decode()  # the sitting is open
     with pytest.raises(services.TeamsError, match="once the sitting is over"):
-        services.grade_again(session, first)
+        services.grade_again(session, first, reviewer)
 
     services.finish_session(session, "submitted")
     assert "Grade this code again" in client.get(report_url).content.decode()
@@ -273,7 +273,7 @@ def test_the_team_grades_an_accepted_answer_again_once_the_sitting_is_over(
     assert "queued for another grading of the same code" in response.content.decode()
     # One at a time: the first is still queued.
     with pytest.raises(services.TeamsError, match="still running"):
-        services.grade_again(session, first)
+        services.grade_again(session, first, reviewer)
 
     grade(again, speedup=8.0, memory=2**20)
     page = client.get(report_url).content.decode()
@@ -283,7 +283,7 @@ def test_the_team_grades_an_accepted_answer_again_once_the_sitting_is_over(
     # The queue cap counts the candidate's account: the team is told so, in its own words.
     with override_settings(SUBMISSION_MAX_QUEUED_PER_USER=0):
         with pytest.raises(services.TeamsError, match="The candidate's account has gradings waiting"):
-            services.grade_again(session, first)
+            services.grade_again(session, first, reviewer)
     # Only an accepted answer of this sitting has figures to grade again.
     with pytest.raises(services.TeamsError, match="Only an accepted answer"):
-        services.grade_again(session, slow)
+        services.grade_again(session, slow, reviewer)

@@ -211,7 +211,7 @@ def test_the_report_compares_with_the_organisations_other_sittings(
         opens_at=assessment.opens_at, closes_at=assessment.closes_at, created_by=hiring_manager,
     )
     services.add_question(other, coding_question)
-    other = services.publish_assessment(other)
+    other = services.publish_assessment(other, hiring_manager)
     earlier = _sit(invite, make_user("earlier"), other.items.get(), ORIGINAL, assessment=other)
     copier = _sit(invite, make_user("copier"), items[2], RENAMED_SWAPPED)
 

@@ -35,13 +35,13 @@ def grade(submission, speedup, ci):
     return lifecycle.finish(submission, report)
 
 
-def test_a_token_sees_only_its_own_organisation(client, assessment, owner_token, other_organisation):
+def test_a_token_sees_only_its_own_organisation(client, assessment, owner_token, other_organisation, other_org_member):
     listed = client.get("/api/v1/team/assessments/", **bearer(owner_token)).json()
     assert [row["id"] for row in listed["results"]] == [assessment.pk]
     detail = client.get(f"/api/v1/team/assessments/{assessment.pk}/", **bearer(owner_token)).json()
     assert [item["question"]["kind"] for item in detail["items"]] == ["concept", "numeric", "coding"]
 
-    rival = org_tokens.create_token(other_organisation, "rival", Role.OWNER, None)[1]
+    rival = org_tokens.create_token(other_organisation, "rival", Role.OWNER, other_org_member)[1]
     assert client.get("/api/v1/team/assessments/", **bearer(rival)).json()["count"] == 0
     assert client.get(f"/api/v1/team/assessments/{assessment.pk}/", **bearer(rival)).status_code == 404
     assert client.get(f"/api/v1/team/assessments/{assessment.pk}/sittings/", **bearer(rival)).status_code == 404
@@ -54,7 +54,7 @@ def test_only_a_live_organisation_token_gets_in(client, organisation, hiring_man
     assert (personal.status_code, personal.json()["code"]) == (401, "token_invalid")
     row = OrganisationToken.objects.get()
     assert row.token_hash != owner_token and owner_token not in row.prefix  # only the hash and a prefix are kept
-    org_tokens.revoke_token(organisation, row.pk)
+    org_tokens.revoke_token(organisation, row.pk, hiring_manager)
     revoked = client.get("/api/v1/team/assessments/", **bearer(owner_token))
     assert (revoked.status_code, revoked.json()["code"]) == (401, "token_revoked")
 
