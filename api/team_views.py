@@ -153,10 +153,7 @@ class SittingReport(TeamView):
         services.audit.record_report_view(session, request.auth)
         everyone = reports.assessment_reports(session.assessment)
         report = next(report for report in everyone if report.session.pk == session.pk)
-        flags = [
-            flag for flag in reports.assessment_similarity(session.assessment, everyone)
-            if session in (flag.first, flag.second)
-        ]
+        flags = reports.sitting_similarity(session, everyone)
         return Response(t.SittingReportSerializer(report_data(report, flags)).data)
 
 

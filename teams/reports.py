@@ -307,6 +307,12 @@ def assessment_similarity(assessment, reports):
     return sorted(flags, key=lambda flag: -flag.score)
 
 
+def sitting_similarity(session, reports):
+    """The copy flags of `assessment_similarity` with `session` on either side; `reports` are
+    every report of the session's assessment (the other candidates are compared too)."""
+    return [flag for flag in assessment_similarity(session.assessment, reports) if session in (flag.first, flag.second)]
+
+
 def _similarity_sources(item, assessment):
     """What the item's answers are compared with beside each other (teams.similarity.Source)."""
     sources = []

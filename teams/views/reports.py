@@ -78,6 +78,7 @@ def candidate_report(request, org, session_pk):
         "organisation": session.assessment.organisation,
         "report": candidate,
         "rows": rows,
+        "flags": reports.sitting_similarity(session, reports.assessment_reports(session.assessment)),
         "signals": integrity.timeline(session),
         "playback": integrity.playback(session),
     }

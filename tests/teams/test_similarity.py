@@ -198,6 +198,14 @@ def test_the_report_flags_copies_of_a_practice_answer_and_of_another_sitting(
     assert re.search(r'<mark class="match match-odd" title="Shared region 1">', page)
     assert "honest@example.com" not in page.split('id="similarity"')[1]
 
+    # Each candidate's own report lists the flags they are in, with the same marked regions.
+    copier_page = client.get(reverse("teams:candidate_report", args=[organisation.slug, copier.pk]))
+    assert [flag.first for flag in copier_page.context["flags"]] == [copier]
+    assert re.search(r'<mark class="match match-odd" title="Shared region 1">', copier_page.content.decode())
+    honest = copier.assessment.sessions.exclude(pk=copier.pk).get()
+    honest_page = client.get(reverse("teams:candidate_report", args=[organisation.slug, honest.pk])).content.decode()
+    assert "No similar code found for this candidate." in honest_page
+
 
 @pytest.mark.django_db
 def test_the_report_compares_with_the_organisations_other_sittings(
