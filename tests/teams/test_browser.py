@@ -4,11 +4,13 @@ import re
 
 import pytest
 
+from submissions.models import Purpose, Submission
 from submissions.services import lifecycle
-from submissions.states import Verdict
+from submissions.states import Status, Verdict
 from teams import services
 from teams.models import Answer, CandidateSession, FinishReason
 from tests import chromium
+from tests.teams.test_similarity import ORIGINAL, RENAMED_SWAPPED
 
 pytestmark = [pytest.mark.browser]
 
@@ -76,7 +78,7 @@ def test_the_candidate_report_fits_a_phone(page, client, reviewer, organisation,
 
 
 def test_a_paste_and_a_tab_switch_reach_the_reports_timeline_and_playback(page, client, reviewer, organisation, invite,
-                                                                         live_server, clock):
+                                                                         live_server, clock, items, make_user):
     from playwright.sync_api import expect
 
     _, token = invite("pasting.candidate@example.com")
@@ -115,12 +117,30 @@ def test_a_paste_and_a_tab_switch_reach_the_reports_timeline_and_playback(page, 
         page.wait_for_timeout(100)
     assert signals.get(kind="paste").data == {"chars": len(copied)}
 
+    # The numeric answer looked up in Practice mid-sitting: refused there, and recorded.
+    page.goto(f"/questions/{items[1].question.slug}/")
+    expect(page.locator("main")).to_contain_text("assessment")
+    # The copied answer, submitted and graded, is a copy of an accepted public practice answer.
+    practice = Submission.objects.create(
+        user=make_user("author"), exercise=items[2].exercise_version, code=ORIGINAL, purpose=Purpose.PRACTICE,
+        status=Status.DONE, verdict=Verdict.ACCEPTED,
+    )
+    lifecycle.finish(services.submit_code(session, items[2], RENAMED_SWAPPED), {
+        "verdict": Verdict.ACCEPTED, "speedup": 2.0, "speedup_ci": [1.8, 2.2], "message": "ok",
+        "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu",
+    })
+
     client.force_login(reviewer)
     page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
     page.goto(f"/teams/org/{organisation.slug}/candidates/{session.pk}/")
     timeline = page.locator(".signal-timeline")
     expect(timeline.locator(".signal-paste")).to_contain_text(f"{len(copied)} characters")
     expect(timeline.locator(".signal-left_page")).to_contain_text("away")
+    expect(timeline.locator(".signal-question_opened")).to_contain_text("Q2")
+    flag = page.locator("#similarity .similarity-flag")
+    expect(flag).to_contain_text(f"public practice answer #{practice.pk}")
+    flag.locator("summary").click()
+    expect(flag.locator("mark.match").first).to_be_visible()
     slider = page.locator(".playback-slider")
     code = page.locator(".playback-code")
     expect(code).to_contain_text("np.square(values)")
