@@ -180,7 +180,27 @@ def graded_if_done(session):
         return
     unsent = CandidateSession.objects.filter(pk=session.pk, graded_event_at__isnull=True)
     if unsent.update(graded_event_at=timezone.now()):
-        emit(session.assessment.organisation, WebhookEvent.SITTING_GRADED, sitting_payload(session))
+        emit(session.assessment.organisation, WebhookEvent.SITTING_GRADED, graded_payload(session))
+
+
+def graded_payload(session):
+    """sitting.graded's data: the sitting, its score (0..1) and each question's status and
+    score, and where the full report is (the team API's path, with speed figures, signals
+    and copy flags)."""
+    from .reports import candidate_report  # reports reads sittings, whose services raise these events
+
+    report = candidate_report(session)
+    return {
+        **sitting_payload(session),
+        "score": report.score,
+        "minutes_used": report.minutes_used,
+        "results": [
+            {"number": result.item.number, "question": result.question.slug, "status": result.status_label,
+             "score": result.score}
+            for result in report.results
+        ],
+        "report": f"/api/v1/team/sittings/{session.pk}/",
+    }
 
 
 def on_submission_graded(submission=None, **kwargs):

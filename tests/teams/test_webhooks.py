@@ -144,7 +144,10 @@ def test_graded_waits_for_the_sittings_last_grading_and_is_sent_once(
     grading.save()
     for _ in range(2):
         submission_graded.send(sender=Submission, submission=grading)
-    assert WebhookDelivery.objects.filter(event=WebhookEvent.SITTING_GRADED).count() == 1
+    graded = WebhookDelivery.objects.get(event=WebhookEvent.SITTING_GRADED).payload["data"]
+    assert graded["report"] == f"/api/v1/team/sittings/{session.pk}/"
+    assert [result["number"] for result in graded["results"]] == [1, 2, 3]
+    assert 0 <= graded["score"] <= 1 and graded["candidate_email"] == session.invitation.email
 
 
 @pytest.mark.parametrize(
