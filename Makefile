@@ -60,6 +60,7 @@ test-judge: $(STAMP) sandbox-deps
 # mypy: the judge's types (pyproject.toml).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 

@@ -4,6 +4,7 @@ mail), counted in the shared cache by django-ratelimit like the submission limit
 A limit per username or per address counts the value as Django matches it to an
 account, not as typed: otherwise " carol", a tab, full-width letters or (for an
 address) another case would each be a fresh allowance for the same account."""
+
 import unicodedata
 
 from django.conf import settings

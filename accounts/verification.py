@@ -14,6 +14,7 @@ An address is verified on one account at most. Unverified accounts do not hold
 their address: registering someone else's e-mail first blocks nobody, and the
 invitations to that address go to whoever proves they read it.
 """
+
 from datetime import timedelta
 
 from django.conf import settings
@@ -98,8 +99,10 @@ def where_mail_arrives():
     empty when mail goes to real inboxes."""
     if settings.EMAIL_DELIVERY_BACKEND != CONSOLE_DELIVERY:
         return ""
-    return ("This Hotpath has no mail server (EMAIL_URL is not set), so its e-mail is printed in the terminal that "
-            "runs it (`make run` or the worker): the link is there.")
+    return (
+        "This Hotpath has no mail server (EMAIL_URL is not set), so its e-mail is printed in the terminal that "
+        "runs it (`make run` or the worker): the link is there."
+    )
 
 
 def unverified_coding_notice(user):
@@ -108,8 +111,10 @@ def unverified_coding_notice(user):
     if not user.is_authenticated or is_verified(user):
         return ""
     address = user.email or "your address"
-    return (f"Your e-mail address is not verified yet, so you can write code here but not run or submit it: "
-            f"open the link we sent to {address} (your profile page sends a new one). {where_mail_arrives()}").rstrip()
+    return (
+        f"Your e-mail address is not verified yet, so you can write code here but not run or submit it: "
+        f"open the link we sent to {address} (your profile page sends a new one). {where_mail_arrives()}"
+    ).rstrip()
 
 
 def send_verification(user, link_for):

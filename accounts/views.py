@@ -18,7 +18,9 @@ TOO_MANY = "Too many attempts from here. Wait a few minutes, then try again."
 def _safe_next(request):
     """?next= only when it stays on this site: never an open redirect to another host."""
     target = request.GET.get("next", "")
-    allowed = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
     return target if allowed else None
 
 
@@ -72,7 +74,9 @@ def resend_verification(request):
         messages.error(request, "A verification link was sent a short while ago: check your inbox, or try again later.")
     else:
         _send_verification(request, request.user)
-        messages.success(request, f"We sent a new link to {request.user.email}. {verification.where_mail_arrives()}".rstrip())
+        messages.success(
+            request, f"We sent a new link to {request.user.email}. {verification.where_mail_arrives()}".rstrip()
+        )
     return redirect(_safe_next(request) or "accounts:profile")
 
 
@@ -106,4 +110,12 @@ def profile(request):
         form.save()
         messages.success(request, "Profile saved.")
         return redirect("accounts:profile")
-    return render(request, "accounts/profile.html", {"form": form, "verified": verification.is_verified(request.user), "mail_note": verification.where_mail_arrives()})
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "form": form,
+            "verified": verification.is_verified(request.user),
+            "mail_note": verification.where_mail_arrives(),
+        },
+    )

@@ -1,6 +1,7 @@
 """`Authorization: Bearer hp_…` for scripts and the `hotpath` client; the browser
 keeps its session (DRF's SessionAuthentication, with CSRF, sits beside this). The team
 API (/api/v1/team/) takes organisation tokens, `Bearer hpo_…`, and nothing else."""
+
 from django.contrib.auth.models import AnonymousUser
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -51,7 +52,11 @@ class PersonalAccessTokenScheme(OpenApiAuthenticationExtension):
     name = "personalAccessToken"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer", "description": "A personal access token from your profile page (hp_…)."}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal access token from your profile page (hp_…).",
+        }
 
 
 class OrganisationTokenAuthentication(authentication.BaseAuthentication):
@@ -77,7 +82,9 @@ class OrganisationTokenAuthentication(authentication.BaseAuthentication):
                 "token_invalid", "The team API takes an organisation token (hpo_…) from the organisation's page."
             )
         if row.is_revoked:
-            raise TokenFailed("token_revoked", "That token was revoked. An owner can make a new one on the organisation's page.")
+            raise TokenFailed(
+                "token_revoked", "That token was revoked. An owner can make a new one on the organisation's page."
+            )
         org_tokens.mark_used(row)
         return AnonymousUser(), row
 
@@ -91,6 +98,7 @@ class OrganisationTokenScheme(OpenApiAuthenticationExtension):
 
     def get_security_definition(self, auto_schema):
         return {
-            "type": "http", "scheme": "bearer",
+            "type": "http",
+            "scheme": "bearer",
             "description": "An organisation token (hpo_…), made by an owner on the organisation's page.",
         }

@@ -2,6 +2,7 @@
 
 Codes are lowercase and stable (clients such as `hotpath` switch on them); the
 message may be reworded."""
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status

@@ -2,6 +2,7 @@
 
 Only a SHA-256 hash of each token is stored (a token is 256 random bits, so a slow
 password hash would add nothing); the token itself is shown once, when it is made."""
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone

@@ -1,5 +1,6 @@
 """What the API sends and accepts. Explicit fields, so the OpenAPI schema says exactly
 what a client gets; nothing here decides anything (services do)."""
+
 from drf_spectacular.utils import extend_schema_field
 from django.core.validators import ProhibitNullCharactersValidator
 from rest_framework import serializers
@@ -31,19 +32,27 @@ def paginated(item_serializer):
         "previous": serializers.URLField(allow_null=True),
         "results": item_serializer(many=True),
     }
-    return type(f"Paginated{item_serializer.__name__.removesuffix('Serializer')}List", (serializers.Serializer,), fields)
+    return type(
+        f"Paginated{item_serializer.__name__.removesuffix('Serializer')}List", (serializers.Serializer,), fields
+    )
 
 
 class PageParamsSerializer(serializers.Serializer):
-    page = serializers.IntegerField(required=False, min_value=1, max_value=1_000_000, help_text="1-based; past the last page is a 404.")
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=200, help_text="Default 50, at most 200.")
+    page = serializers.IntegerField(
+        required=False, min_value=1, max_value=1_000_000, help_text="1-based; past the last page is a 404."
+    )
+    page_size = serializers.IntegerField(
+        required=False, min_value=1, max_value=200, help_text="Default 50, at most 200."
+    )
 
 
 class QuestionFilterSerializer(PageParamsSerializer):
     topic = serializers.CharField(required=False, max_length=120, help_text="A topic's name or its slug.")
     kind = serializers.ChoiceField(choices=Kind.choices, required=False)
     difficulty = serializers.ChoiceField(choices=Difficulty.choices, required=False)
-    q = serializers.CharField(required=False, max_length=200, help_text="Words that must all appear in the title, prompt or tags.")
+    q = serializers.CharField(
+        required=False, max_length=200, help_text="Words that must all appear in the title, prompt or tags."
+    )
 
 
 class QuestionSerializer(serializers.Serializer):
@@ -85,7 +94,9 @@ class TrackItemSerializer(serializers.Serializer):
     kind = serializers.CharField(source="question.kind")
     difficulty = serializers.CharField(source="question.difficulty")
     practised = serializers.BooleanField(help_text="The caller answered or submitted it (false without a login).")
-    solved = serializers.BooleanField(help_text="Accepted (coding), within tolerance (numeric), half the rubric (concept).")
+    solved = serializers.BooleanField(
+        help_text="Accepted (coding), within tolerance (numeric), half the rubric (concept)."
+    )
 
 
 class TrackSerializer(serializers.Serializer):
@@ -94,11 +105,15 @@ class TrackSerializer(serializers.Serializer):
     slug = serializers.CharField(source="track.slug")
     name = serializers.CharField(source="track.name")
     description = serializers.CharField(source="track.description", help_text="Markdown; may be empty.")
-    prerequisites = serializers.ListField(child=serializers.CharField(), source="track.prerequisites", help_text="Track slugs.")
+    prerequisites = serializers.ListField(
+        child=serializers.CharField(), source="track.prerequisites", help_text="Track slugs."
+    )
     questions = serializers.SerializerMethodField()
     solved = serializers.IntegerField(source="solved_count")
     practised = serializers.IntegerField(source="practised_count")
-    next = serializers.SerializerMethodField(help_text="The first question not yet solved; null when the track is done.")
+    next = serializers.SerializerMethodField(
+        help_text="The first question not yet solved; null when the track is done."
+    )
 
     def get_questions(self, progress) -> int:
         return len(progress.items)
@@ -142,14 +157,21 @@ class CodeField(serializers.CharField):
 
     def __init__(self, **kwargs):
         super().__init__(trim_whitespace=False, allow_blank=True, **kwargs)
-        self.validators = [v for v in self.validators if not isinstance(v, (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator))]
+        self.validators = [
+            v
+            for v in self.validators
+            if not isinstance(v, (ProhibitNullCharactersValidator, ProhibitSurrogateCharactersValidator))
+        ]
 
 
 class SubmissionCreateSerializer(serializers.Serializer):
     exercise = serializers.SlugField(max_length=120, help_text="The exercise's slug.")
     code = CodeField(help_text="Python source; at most SUBMISSION_MAX_BYTES bytes of UTF-8.")
     purpose = serializers.ChoiceField(
-        choices=[(Purpose.PRACTICE, "Practice: graded for speed and memory, ranked"), (Purpose.QUICK_CHECK, "Quick check: small inputs, correctness only")],
+        choices=[
+            (Purpose.PRACTICE, "Practice: graded for speed and memory, ranked"),
+            (Purpose.QUICK_CHECK, "Quick check: small inputs, correctness only"),
+        ],
         default=Purpose.PRACTICE,
     )
 
@@ -167,10 +189,15 @@ class ProgressSerializer(serializers.Serializer):
 
     state = serializers.ChoiceField(choices=Status.CHOICES, help_text="queued, running or done.")
     phase = serializers.CharField(
-        allow_null=True, help_text="queued, starting, loading, checking, timing, profiling or comparing; null once done."
+        allow_null=True,
+        help_text="queued, starting, loading, checking, timing, profiling or comparing; null once done.",
     )
-    label = serializers.CharField(allow_null=True, help_text="The phase in words, e.g. 'Timing size 2 of 3, pair 4 of 15'.")
-    fraction = serializers.FloatField(allow_null=True, help_text="0..1 of the grading done, once the harness can estimate it.")
+    label = serializers.CharField(
+        allow_null=True, help_text="The phase in words, e.g. 'Timing size 2 of 3, pair 4 of 15'."
+    )
+    fraction = serializers.FloatField(
+        allow_null=True, help_text="0..1 of the grading done, once the harness can estimate it."
+    )
     elapsed_s = serializers.FloatField(allow_null=True)
     eta_s = serializers.FloatField(allow_null=True, help_text="Estimated seconds left; null until known.")
     size_index = serializers.IntegerField(allow_null=True)
@@ -216,7 +243,9 @@ class SubmissionSerializer(serializers.Serializer):
     def get_accepted(self, submission) -> bool:
         return submission.verdict == Verdict.ACCEPTED
 
-    @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=2, max_length=2))
+    @extend_schema_field(
+        serializers.ListField(child=serializers.FloatField(), allow_null=True, min_length=2, max_length=2)
+    )
     def get_speedup_ci(self, submission):
         if submission.speedup_ci_low is None or submission.speedup_ci_high is None:
             return None
@@ -227,7 +256,9 @@ class SubmissionSerializer(serializers.Serializer):
 
 
 class AgainstPreviousSerializer(serializers.Serializer):
-    previous = serializers.IntegerField(help_text="The learner's previous accepted practice answer graded alike (its id).")
+    previous = serializers.IntegerField(
+        help_text="The learner's previous accepted practice answer graded alike (its id)."
+    )
     ratio = serializers.FloatField(help_text="This speedup over the previous one: above 1, this answer is the faster.")
     outcome = serializers.ChoiceField(
         choices=[comparison.FASTER, comparison.SLOWER, comparison.UNCLEAR, comparison.SAME_CODE],
@@ -276,7 +307,9 @@ class BoardFilterSerializer(serializers.Serializer):
 
 
 class ExerciseBoardFilterSerializer(BoardFilterSerializer):
-    hardware = serializers.CharField(required=False, max_length=80, help_text="cpu (the default when present) or a GPU model.")
+    hardware = serializers.CharField(
+        required=False, max_length=80, help_text="cpu (the default when present) or a GPU model."
+    )
 
 
 class ScoreRowSerializer(serializers.Serializer):
@@ -294,16 +327,23 @@ class EntryRowSerializer(serializers.Serializer):
         "that of the group's first entry)."
     )
     tied = serializers.BooleanField(help_text="Whether another entry shares this rank (shown as =N).")
-    position = serializers.IntegerField(help_text="1-based place in the board's order: speedup, then memory, then time.")
+    position = serializers.IntegerField(
+        help_text="1-based place in the board's order: speedup, then memory, then time."
+    )
     name = serializers.CharField()
     speedup = serializers.FloatField(
         help_text="The counted grading's speedup: the person's best program, by its middle grading when graded more than once."
     )
     speedup_ci = serializers.ListField(
-        child=serializers.FloatField(), min_length=2, max_length=2, allow_null=True,
+        child=serializers.FloatField(),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
         help_text="The counted grading's 95% interval [low, high]; null when it has none.",
     )
-    gradings = serializers.IntegerField(help_text="How many gradings the counted program has (their lower median counts).")
+    gradings = serializers.IntegerField(
+        help_text="How many gradings the counted program has (their lower median counts)."
+    )
     peak_memory_bytes = serializers.IntegerField(allow_null=True)
     exercise_version = serializers.IntegerField()
     achieved_at = serializers.DateTimeField()
@@ -317,7 +357,9 @@ class BoardPageSerializer(serializers.Serializer):
 
 
 class ScoreBoardSerializer(BoardPageSerializer):
-    you = ScoreRowSerializer(allow_null=True, help_text="Your row and place, wherever it is; null if you are not on the board.")
+    you = ScoreRowSerializer(
+        allow_null=True, help_text="Your row and place, wherever it is; null if you are not on the board."
+    )
     results = ScoreRowSerializer(many=True)
 
 

@@ -2,6 +2,7 @@
 sittings with their reports (teams.reports). Figures follow the reports' rules: a
 coding answer's speed word says whether it counts as faster than the reference
 (submissions.speed), and a speed rank is shared where 95% intervals overlap."""
+
 from rest_framework import serializers
 
 from questions.models import Kind
@@ -82,7 +83,8 @@ class SpeedRankSerializer(serializers.Serializer):
 class CodingResultSerializer(serializers.Serializer):
     verdict = serializers.CharField(allow_null=True, help_text="The counted (else the last) submission's verdict.")
     speed = serializers.ChoiceField(
-        choices=SPEED_WORDS, allow_null=True,
+        choices=SPEED_WORDS,
+        allow_null=True,
         help_text="faster: its 95% interval lies wholly above 1 (only then is it ranked and earns speed credit); "
         "not_faster: correct, scored as at the reference's speed; starter: the starter code unchanged, 0.",
     )
@@ -123,4 +125,3 @@ class SittingReportSerializer(SittingSerializer):
     results = ItemResultSerializer(many=True)
     integrity_signals = SignalSerializer(many=True)
     similarity_flags = SimilarityFlagSerializer(many=True)
-

@@ -1,6 +1,7 @@
 """/api/v1/team/: the hiring team's API, for an organisation token (teams.services.org_tokens).
 A token sees only its organisation: anything else is a 404, as on the team pages
 (teams.access). Reviewer tokens read; owner tokens may also invite and revoke."""
+
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -64,7 +65,8 @@ class TeamView(APIView):
 
 class AssessmentList(TeamView):
     @extend_schema(
-        operation_id="team_assessments_list", parameters=[PageParamsSerializer],
+        operation_id="team_assessments_list",
+        parameters=[PageParamsSerializer],
         responses={200: paginated(t.AssessmentSerializer), **_errors(400, 401, 404)},
     )
     def get(self, request):
@@ -84,7 +86,8 @@ class AssessmentDetail(TeamView):
 
 class InvitationList(TeamView):
     @extend_schema(
-        operation_id="team_invitations_list", parameters=[PageParamsSerializer],
+        operation_id="team_invitations_list",
+        parameters=[PageParamsSerializer],
         responses={200: paginated(t.InvitationSerializer), **_errors(400, 401, 404)},
     )
     def get(self, request, pk):
@@ -103,7 +106,9 @@ class InvitationList(TeamView):
         body.is_valid(raise_exception=True)
         try:
             invitation = services.invite_candidate(
-                assessment, body.validated_data["email"], request.auth,
+                assessment,
+                body.validated_data["email"],
+                request.auth,
                 lambda token: request.build_absolute_uri(reverse("teams:candidate_start", args=[token])),
             )
         except services.TeamsError as error:
@@ -131,7 +136,8 @@ class InvitationDetail(TeamView):
 
 class SittingList(TeamView):
     @extend_schema(
-        operation_id="team_sittings_list", parameters=[PageParamsSerializer],
+        operation_id="team_sittings_list",
+        parameters=[PageParamsSerializer],
         responses={200: paginated(t.SittingSerializer), **_errors(400, 401, 404)},
     )
     def get(self, request, pk):
@@ -177,7 +183,9 @@ def _flag_data(flag, session):
     if isinstance(other, Source):
         return {"question": flag.item.number, "score": flag.score, "other_sitting": None, "other": other.label}
     return {
-        "question": flag.item.number, "score": flag.score, "other_sitting": other.pk,
+        "question": flag.item.number,
+        "score": flag.score,
+        "other_sitting": other.pk,
         "other": f"{other.invitation.email}'s answer in this assessment",
     }
 
@@ -192,8 +200,11 @@ def report_data(report, flags):
         "pending_count": report.pending_count,
         "results": [
             {
-                "number": result.item.number, "question": result.question, "status": result.status_label,
-                "score": result.score, "coding": _coding(result) if result.item.is_coding else None,
+                "number": result.item.number,
+                "question": result.question,
+                "status": result.status_label,
+                "score": result.score,
+                "coding": _coding(result) if result.item.is_coding else None,
             }
             for result in report.results
         ],

@@ -1,4 +1,5 @@
 """The tokens page (reached from the profile): make, list and revoke personal access tokens."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError

@@ -1,4 +1,5 @@
 """Making, finding and revoking personal access tokens."""
+
 import hashlib
 import secrets
 from datetime import timedelta
@@ -53,7 +54,9 @@ def create_token(user, name, scope, lifetime_days):
 def revoke_token(user, token_id):
     """Revoke one of the user's own tokens; False when there is no such active token."""
     return bool(
-        PersonalAccessToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(revoked_at=timezone.now())
+        PersonalAccessToken.objects.filter(user=user, pk=token_id, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
     )
 
 

@@ -1,4 +1,5 @@
 """/api/v1/: thin views over the questions, grader and leaderboards services."""
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -77,12 +78,18 @@ def _filtered_questions(params):
 class QuestionList(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[s.QuestionFilterSerializer], operation_id="questions_list", responses={200: s.paginated(s.QuestionSerializer), **_errors(400, 404)})
+    @extend_schema(
+        parameters=[s.QuestionFilterSerializer],
+        operation_id="questions_list",
+        responses={200: s.paginated(s.QuestionSerializer), **_errors(400, 404)},
+    )
     def get(self, request):
         params = _validated(s.QuestionFilterSerializer, request.query_params)
         paginator = Pagination()
         page = paginator.paginate_queryset(_filtered_questions(params), request, view=self)
-        return paginator.get_paginated_response(s.QuestionSerializer(page, many=True, context={"request": request}).data)
+        return paginator.get_paginated_response(
+            s.QuestionSerializer(page, many=True, context={"request": request}).data
+        )
 
 
 def refuse_during_sitting(request, slug):
@@ -115,14 +122,20 @@ class QuestionDetail(APIView):
 class ExerciseList(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[s.QuestionFilterSerializer], operation_id="exercises_list", responses={200: s.paginated(s.ExerciseSerializer), **_errors(400, 404)})
+    @extend_schema(
+        parameters=[s.QuestionFilterSerializer],
+        operation_id="exercises_list",
+        responses={200: s.paginated(s.ExerciseSerializer), **_errors(400, 404)},
+    )
     def get(self, request):
         params = _validated(s.QuestionFilterSerializer, request.query_params)
         params.pop("kind", None)
         questions = _filtered_questions({**params, "kind": Kind.CODING})
         paginator = Pagination()
         page = paginator.paginate_queryset(_with_current_version(questions), request, view=self)
-        return paginator.get_paginated_response(s.ExerciseSerializer(page, many=True, context={"request": request}).data)
+        return paginator.get_paginated_response(
+            s.ExerciseSerializer(page, many=True, context={"request": request}).data
+        )
 
 
 def live_exercise(slug):
@@ -195,7 +208,18 @@ def own_submission(user, pk):
 
 
 #: The live feed's fields (submissions.services.queueing.submission_progress), null once the row is final.
-FEED_FIELDS = ("phase", "label", "fraction", "elapsed_s", "eta_s", "size_index", "sizes", "pair", "pairs", "queue_position")
+FEED_FIELDS = (
+    "phase",
+    "label",
+    "fraction",
+    "elapsed_s",
+    "eta_s",
+    "size_index",
+    "sizes",
+    "pair",
+    "pairs",
+    "queue_position",
+)
 
 
 def _progress(submission):
@@ -217,7 +241,11 @@ def _detail_response(request, submission, status_code=status.HTTP_200_OK):
 class SubmissionList(APIView):
     permission_classes = [IsAuthenticated, TokenMaySubmit]
 
-    @extend_schema(parameters=[s.SubmissionFilterSerializer], operation_id="submissions_list", responses={200: s.paginated(s.SubmissionSerializer), **_errors(400, 401, 404)})
+    @extend_schema(
+        parameters=[s.SubmissionFilterSerializer],
+        operation_id="submissions_list",
+        responses={200: s.paginated(s.SubmissionSerializer), **_errors(400, 401, 404)},
+    )
     def get(self, request):
         params = _validated(s.SubmissionFilterSerializer, request.query_params)
         submissions = own_submissions(request.user).order_by("-created_at", "-id")
@@ -226,7 +254,9 @@ class SubmissionList(APIView):
         submissions = submissions.filter(**params)
         paginator = Pagination()
         page = paginator.paginate_queryset(submissions, request, view=self)
-        return paginator.get_paginated_response(s.SubmissionSerializer(page, many=True, context={"request": request}).data)
+        return paginator.get_paginated_response(
+            s.SubmissionSerializer(page, many=True, context={"request": request}).data
+        )
 
     @extend_schema(
         request=s.SubmissionCreateSerializer,
@@ -281,14 +311,18 @@ class SubmissionTimings(APIView):
 
     @extend_schema(
         responses={
-            200: OpenApiResponse({"type": "object", "additionalProperties": True}, description="Every timed call behind the figures"),
+            200: OpenApiResponse(
+                {"type": "object", "additionalProperties": True}, description="Every timed call behind the figures"
+            ),
             **_errors(401, 404),
         }
     )
     def get(self, request, pk):
         data = own_submission(request.user, pk).timings()
         if data is None:
-            raise ApiError(404, "no_timings", "This submission has no timed calls (a quick check, a failure, or not graded yet).")
+            raise ApiError(
+                404, "no_timings", "This submission has no timed calls (a quick check, a failure, or not graded yet)."
+            )
         return Response(data)
 
 
@@ -303,7 +337,13 @@ def _board_page(request, queryset):
 
 
 def _score_row(score, rank, user):
-    return {"rank": rank, "name": boards.public_name(score.user), "points": score.points, "solved": score.solved, "is_you": score.user_id == user.pk}
+    return {
+        "rank": rank,
+        "name": boards.public_name(score.user),
+        "points": score.points,
+        "solved": score.solved,
+        "is_you": score.user_id == user.pk,
+    }
 
 
 def _score_board(request, queryset, mine):
@@ -362,7 +402,9 @@ def _entry_row(entry, rank, position, user):
 class ExerciseBoard(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[s.ExerciseBoardFilterSerializer], responses={200: s.ExerciseBoardSerializer, **_errors(400, 404)})
+    @extend_schema(
+        parameters=[s.ExerciseBoardFilterSerializer], responses={200: s.ExerciseBoardSerializer, **_errors(400, 404)}
+    )
     def get(self, request, slug):
         params = _validated(s.ExerciseBoardFilterSerializer, request.query_params)
         question = get_object_or_404(Question.objects.public(), slug=slug, kind=Kind.CODING)
@@ -374,15 +416,27 @@ class ExerciseBoard(APIView):
         page = _board_page(request, boards.exercise_board(question, hardware))
         user = request.user
         if user.is_authenticated:
-            mine = LeaderboardEntry.objects.filter(user=user, question=question, hardware=hardware).select_related(
-                "user__profile", "submission__exercise"
-            ).first()
-            body["you"] = _entry_row(mine, boards.rank_of_entry(mine), boards.position_of_entry(mine), user) if mine else None
+            mine = (
+                LeaderboardEntry.objects.filter(user=user, question=question, hardware=hardware)
+                .select_related("user__profile", "submission__exercise")
+                .first()
+            )
+            body["you"] = (
+                _entry_row(mine, boards.rank_of_entry(mine), boards.position_of_entry(mine), user) if mine else None
+            )
         results = [
             _entry_row(entry, rank, page.start_index() + offset, user)
             for offset, (entry, rank) in enumerate(boards.ranked_page(page))
         ]
-        return Response({**body, "count": page.paginator.count, "page": page.number, "pages": page.paginator.num_pages, "results": results})
+        return Response(
+            {
+                **body,
+                "count": page.paginator.count,
+                "page": page.number,
+                "pages": page.paginator.num_pages,
+                "results": results,
+            }
+        )
 
 
 class Me(APIView):

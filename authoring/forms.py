@@ -1,5 +1,6 @@
 """The authoring pages' forms: a new coding question's page, an edit of its exercise, and
 a concept or numeric question."""
+
 import re
 from pathlib import Path
 
@@ -22,7 +23,9 @@ def slug_field(example):
     """A new question's slug, checked by clean_new_slug (which can say what would do
     instead of "Enter a valid slug")."""
     return forms.CharField(
-        label="Slug", max_length=120, required=False,
+        label="Slug",
+        max_length=120,
+        required=False,
         help_text=f"Its address, e.g. {example}: lowercase words joined by hyphens. Left empty, it is made from the title.",
     )
 
@@ -32,7 +35,9 @@ def clean_new_slug(typed, title):
     if not slug:
         slug = slugify(title)[:120].strip("-")
         if not slug:
-            raise forms.ValidationError("Give the question a slug: its title has no letters or digits to make one from.")
+            raise forms.ValidationError(
+                "Give the question a slug: its title has no letters or digits to make one from."
+            )
     if not SLUG.match(slug):
         suggestion = slugify(slug.replace("_", "-"))
         raise forms.ValidationError(
@@ -95,7 +100,13 @@ class ExerciseEditForm(forms.Form):
         label="check.py (optional)", strip=False, required=False, widget=forms.Textarea(attrs=CODE_ATTRS)
     )
 
-    FILES = {"reference": "reference.py", "starter": "starter.py", "inputs": "inputs.py", "solution": "solution.py", "check": "check.py"}
+    FILES = {
+        "reference": "reference.py",
+        "starter": "starter.py",
+        "inputs": "inputs.py",
+        "solution": "solution.py",
+        "check": "check.py",
+    }
 
     #: A small working exercise (spec.yaml and its files) that a first version starts from.
     TEMPLATE_DIR = Path(__file__).resolve().parent / "exercise_template"
@@ -151,34 +162,47 @@ class QuestionForm(forms.Form):
     slug = slug_field("l2-cache-line-reuse")
     topic = forms.ChoiceField(label="Topic")
     difficulty = forms.ChoiceField(choices=Difficulty.choices)
-    tags = forms.CharField(required=False, max_length=400, help_text="Optional, separated by commas: e.g. cache, memory.")
+    tags = forms.CharField(
+        required=False, max_length=400, help_text="Optional, separated by commas: e.g. cache, memory."
+    )
     prompt = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), help_text="Markdown: what the learner is asked.")
     answer_value = forms.FloatField(
-        label="Expected answer", help_text="A number, in the unit below (e.g. 64 for 64 MiB).",
+        label="Expected answer",
+        help_text="A number, in the unit below (e.g. 64 for 64 MiB).",
         widget=forms.NumberInput(attrs={"step": "any"}),
     )
     answer_unit = forms.CharField(
-        label="Unit", max_length=40,
+        label="Unit",
+        max_length=40,
         help_text="As learners type it: MiB, GB/s, ms, %, or a count word such as comparisons. B is a byte and b a bit.",
     )
     tolerance = forms.FloatField(
-        min_value=0, max_value=1, help_text="Relative: 0.05 accepts answers within 5% of the expected one.",
+        min_value=0,
+        max_value=1,
+        help_text="Relative: 0.05 accepts answers within 5% of the expected one.",
         widget=forms.NumberInput(attrs={"step": "any"}),
     )
     rubric = forms.CharField(
-        label="Rubric points", widget=forms.Textarea(attrs={"rows": 6}),
+        label="Rubric points",
+        widget=forms.Textarea(attrs={"rows": 6}),
         help_text="The key points a good answer covers, one a line: {low} to {high}. Learners tick those they covered.".format(
-            low=loader.RUBRIC_SIZE[0], high=loader.RUBRIC_SIZE[1]),
+            low=loader.RUBRIC_SIZE[0], high=loader.RUBRIC_SIZE[1]
+        ),
     )
     sample_answer = forms.CharField(
-        label="Sample answer", widget=forms.Textarea(attrs={"rows": 8}),
+        label="Sample answer",
+        widget=forms.Textarea(attrs={"rows": 8}),
         help_text="Markdown: a strong answer, shown to the learner after they answer.",
     )
     explanation = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 8}), help_text="Markdown: the worked explanation.",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text="Markdown: the worked explanation.",
     )
     hints = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 4}), help_text="Markdown, optional: hints a learner may open.",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text="Markdown, optional: hints a learner may open.",
     )
 
     KIND_FIELDS = {Kind.CONCEPT: ("rubric",), Kind.NUMERIC: ("answer_value", "answer_unit", "tolerance")}
@@ -200,8 +224,21 @@ class QuestionForm(forms.Form):
 
     @staticmethod
     def initial_for(question):
-        initial = {name: getattr(question, name) for name in ("title", "topic", "difficulty", "prompt", "sample_answer",
-                                                              "explanation", "hints", "answer_value", "answer_unit", "tolerance")}
+        initial = {
+            name: getattr(question, name)
+            for name in (
+                "title",
+                "topic",
+                "difficulty",
+                "prompt",
+                "sample_answer",
+                "explanation",
+                "hints",
+                "answer_value",
+                "answer_unit",
+                "tolerance",
+            )
+        }
         initial["tags"] = ", ".join(question.tags)
         initial["rubric"] = "\n".join(question.rubric)
         return initial

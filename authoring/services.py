@@ -1,4 +1,5 @@
 """What the authoring pages do (see authoring.views for who may)."""
+
 import os
 import tempfile
 from pathlib import Path
@@ -103,7 +104,9 @@ def set_public(question, public, user):
     question.visibility = Visibility.PUBLIC if public else Visibility.ASSESSMENT
     question.save(update_fields=["visibility"])
     AuthoringEvent.objects.create(
-        user=user, question=question, exercise_version=question.current_exercise(),
+        user=user,
+        question=question,
+        exercise_version=question.current_exercise(),
         action=AuthoringEvent.Action.PUBLISHED if public else AuthoringEvent.Action.UNPUBLISHED,
     )
     return True

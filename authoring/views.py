@@ -9,6 +9,7 @@ An edit never mutates a version: submissions and reports stay tied to the
 version they were graded on. Files under questions/bank/ stay the source, so
 an edit made here should be exported, or the next load_bank puts the file back.
 """
+
 from functools import wraps
 
 from django.contrib import messages
@@ -56,7 +57,9 @@ def new_question(request, kind):
     if request.method == "POST" and form.is_valid():
         question = _save_or_check(request, form, kind, form.cleaned_data["slug"])
         if question is not None:
-            messages.success(request, f"“{question.title}” saved, private until you publish it. Preview it, then publish.")
+            messages.success(
+                request, f"“{question.title}” saved, private until you publish it. Preview it, then publish."
+            )
             return redirect("authoring:exercise", question.slug)
     return render(request, "authoring/question_form.html", {"form": form, "kind": Kind(kind), "question": None})
 
@@ -85,7 +88,10 @@ def new_exercise(request):
     form = NewExerciseForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         question = form.save()
-        messages.success(request, f"“{question.title}” created, private until you publish it. Now write its code: the form starts from a working template.")
+        messages.success(
+            request,
+            f"“{question.title}” created, private until you publish it. Now write its code: the form starts from a working template.",
+        )
         return redirect("authoring:edit", question.slug)
     return render(request, "authoring/new_exercise.html", {"form": form})
 
@@ -153,7 +159,9 @@ def edit(request, slug):
         try:
             if "save" in request.POST:
                 version = services.create_version(question, spec, files, request.user)
-                messages.success(request, f"Saved as version {version.number}. Export it to the bank to keep the files the source.")
+                messages.success(
+                    request, f"Saved as version {version.number}. Export it to the bank to keep the files the source."
+                )
                 return redirect("authoring:exercise", slug)
             validation = services.validate_draft(spec, files)
         except AuthoringError as error:
@@ -168,7 +176,9 @@ def _edit_question(request, question):
         if _save_or_check(request, form, question.kind, question.slug, question) is not None:
             messages.success(request, "Saved. Export it to the bank to keep the files the source.")
             return redirect("authoring:exercise", question.slug)
-    return render(request, "authoring/question_form.html", {"form": form, "kind": Kind(question.kind), "question": question})
+    return render(
+        request, "authoring/question_form.html", {"form": form, "kind": Kind(question.kind), "question": question}
+    )
 
 
 @author_required
@@ -183,9 +193,15 @@ def publish(request, slug):
         messages.error(request, " ".join([error.message, *error.reasons]))
         return redirect("authoring:exercise", slug)
     if changed:
-        messages.success(request, ("Published: it is on the public pages now." if public else
-                                   "Taken off the public pages: only assessments can use it now.")
-                         + " Export it to the bank to keep this in its file.")
+        messages.success(
+            request,
+            (
+                "Published: it is on the public pages now."
+                if public
+                else "Taken off the public pages: only assessments can use it now."
+            )
+            + " Export it to the bank to keep this in its file.",
+        )
     return redirect("authoring:exercise", slug)
 
 
@@ -200,4 +216,3 @@ def export(request, slug):
         return render(request, "authoring/exercise.html", _exercise_context(question, export_error=error))
     messages.success(request, f"Exported to questions/bank/{path}.")
     return redirect("authoring:exercise", slug)
-

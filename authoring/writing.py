@@ -6,6 +6,7 @@ unit is also checked against the answer checker learners meet: its expected answ
 typed with its unit ("64 MiB"), must read back as right. A refusal lists every reason
 and saves nothing; the form keeps what the author typed.
 """
+
 from django.db import transaction
 
 from questions import loader
@@ -22,8 +23,18 @@ WRITTEN_KINDS = (Kind.CONCEPT, Kind.NUMERIC)
 #: What the form sets. Slug and kind are fixed once the question exists (attempts and
 #: addresses point at them); visibility changes only by Publish / Unpublish.
 WRITTEN_FIELDS = (
-    "title", "topic", "tags", "difficulty", "prompt", "sample_answer", "explanation", "hints",
-    "rubric", "answer_value", "answer_unit", "tolerance",
+    "title",
+    "topic",
+    "tags",
+    "difficulty",
+    "prompt",
+    "sample_answer",
+    "explanation",
+    "hints",
+    "rubric",
+    "answer_value",
+    "answer_unit",
+    "tolerance",
 )
 
 
@@ -35,8 +46,11 @@ def unit_problems(answer, unit, tolerance):
     if check.ok and check.correct:
         return []
     respelt = unit_as_learners_type_it(unit)
-    advice = (f" Write the unit as “{respelt}”, the way the checker reads it when a learner types it."
-              if respelt != unit and physical_unit(respelt) is not None else "")
+    advice = (
+        f" Write the unit as “{respelt}”, the way the checker reads it when a learner types it."
+        if respelt != unit and physical_unit(respelt) is not None
+        else ""
+    )
     found = f"would be refused: {check.error}" if check.error else "would be marked wrong"
     return [f"Learners could not type this answer with its unit: “{typed}” {found}{advice}"]
 
@@ -46,7 +60,11 @@ def bank_fields(kind, slug, values, question=None):
     what the form does not set, the fields of the other kind emptied."""
     fields = {
         # Plain strings, as the bank's YAML writer takes them.
-        "slug": slug, "kind": Kind(kind).value, "explanation": "", "hints": "", "tags": [],
+        "slug": slug,
+        "kind": Kind(kind).value,
+        "explanation": "",
+        "hints": "",
+        "tags": [],
         "visibility": Visibility(question.visibility if question else Visibility.ASSESSMENT).value,
         "extra": question.extra if question else {},
         **{name: values.get(name) for name in WRITTEN_FIELDS if name in values},
@@ -103,7 +121,8 @@ def save_question(kind, slug, values, user, question=None):
             setattr(question, name, fields[name])
         question.save()
         AuthoringEvent.objects.create(
-            user=user, question=question,
+            user=user,
+            question=question,
             action=AuthoringEvent.Action.CREATED if created else AuthoringEvent.Action.EDITED,
         )
     return question

@@ -11,6 +11,7 @@ time of the whole grading. Results go to bench/results/bank.json (a run with --o
 exercises' entries) and the table between the bank-table markers in docs/bank.md is rewritten.
 GPU exercises are listed as not measured: this host has no GPU (scripts/gpu_check.sh runs them on one).
 """
+
 import argparse
 import json
 import os
@@ -47,7 +48,9 @@ def grade_solution(slug, folder):
     started = time.monotonic()
     completed = subprocess.run(
         [sys.executable, "manage.py", "grade", slug, str(folder / "solution.py"), "--json"],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     seconds = time.monotonic() - started
     if completed.returncode != 0:
@@ -109,7 +112,9 @@ def write_doc(results):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", action="append", default=[], metavar="SLUG", help="grade only this exercise; may be repeated")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="SLUG", help="grade only this exercise; may be repeated"
+    )
     parser.add_argument("--markdown", action="store_true", help="print the table from the saved results and exit")
     args = parser.parse_args()
     if args.markdown:
@@ -120,7 +125,9 @@ def main():
     if unknown:
         parser.error(f"no exercise named {', '.join(sorted(unknown))}")
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"exercises": {}}
-    results["exercises"] = {slug: row for slug, row in results["exercises"].items() if slug in {s for s, _f, _t in exercises}}
+    results["exercises"] = {
+        slug: row for slug, row in results["exercises"].items() if slug in {s for s, _f, _t in exercises}
+    }
     for slug, folder, target in exercises:
         if args.only and slug not in args.only:
             continue
@@ -134,11 +141,17 @@ def main():
         results["exercises"][slug] = row
         print(f"   {row['verdict']}, speedup {row.get('speedup')}, {row['grading_s']:.0f} s", flush=True)
     results["measured_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    results["host"] = f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    results["host"] = (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+    )
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
     write_doc(results)
-    failed = [slug for slug, row in results["exercises"].items() if row.get("target") == "cpu" and row["verdict"] != "accepted"]
+    failed = [
+        slug
+        for slug, row in results["exercises"].items()
+        if row.get("target") == "cpu" and row["verdict"] != "accepted"
+    ]
     if failed:
         raise SystemExit(f"model solution not accepted: {', '.join(failed)}")
 

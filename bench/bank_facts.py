@@ -4,6 +4,7 @@ which question uses which). Run: .venv/bin/python bench/bank_facts.py
 Each measurement is a few seconds on one core; the figures are for this host and
 are quoted as orders of magnitude, never as exact values.
 """
+
 import json
 import socket
 import threading
@@ -57,7 +58,11 @@ def best_seconds(function, repeats, inner):
 
 
 def json_round_trip():
-    payload = {"items": [{"id": i, "name": f"item-{i}", "tags": ["a", "bb"], "score": i * 0.5, "active": True} for i in range(60)]}
+    payload = {
+        "items": [
+            {"id": i, "name": f"item-{i}", "tags": ["a", "bb"], "score": i * 0.5, "active": True} for i in range(60)
+        ]
+    }
     text = json.dumps(payload)
     seconds = best_seconds(lambda: json.loads(json.dumps(payload)), repeats=9, inner=2000)
     print(f"  json dumps+loads of {len(text)} bytes: {seconds * 1e6:.1f} us (best of 9 batches of 2000)")
@@ -101,8 +106,10 @@ def strided_column_sums():
         a = np.random.default_rng(2).standard_normal((n, n))
         by_column = best_seconds(lambda: column_sums_by_column(a), repeats=5, inner=1)
         by_row = best_seconds(lambda: a.sum(axis=0), repeats=5, inner=1)
-        print(f"  n={n}: column by column {by_column * 1e3:.1f} ms, a.sum(axis=0) {by_row * 1e3:.1f} ms "
-              f"({by_column / by_row:.0f}x, best of 5)")
+        print(
+            f"  n={n}: column by column {by_column * 1e3:.1f} ms, a.sum(axis=0) {by_row * 1e3:.1f} ms "
+            f"({by_column / by_row:.0f}x, best of 5)"
+        )
 
 
 def main():

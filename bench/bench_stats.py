@@ -1,5 +1,6 @@
 """The small statistics the benchmarks report: medians, spreads, percentiles and
 a seeded bootstrap interval."""
+
 import random
 import statistics
 

@@ -1,6 +1,7 @@
 """What the benchmark scripts share: the repository root, Django set-up, a
 PostgreSQL database of their own, and Celery worker processes started, waited
 for and stopped."""
+
 import os
 import platform
 import signal
@@ -55,12 +56,29 @@ class Worker:
         self.process = None
 
     def command(self):
-        return [*self.launcher, "worker", "-Q", "cpu,check", "-c", "1", "-P", "solo", "-n", f"{self.name}@%h",
-                "--without-heartbeat", "--without-gossip", "--without-mingle", "--loglevel", self.loglevel]
+        return [
+            *self.launcher,
+            "worker",
+            "-Q",
+            "cpu,check",
+            "-c",
+            "1",
+            "-P",
+            "solo",
+            "-n",
+            f"{self.name}@%h",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel",
+            self.loglevel,
+        ]
 
     def start(self):
         log = open(self.log_path, "ab")
-        self.process = subprocess.Popen(self.command(), cwd=ROOT, env=self.environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            self.command(), cwd=ROOT, env=self.environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         log.close()
 
     def terminate(self):
@@ -116,7 +134,9 @@ def wait_until_ready(workers, timeout_s=WORKER_READY_TIMEOUT_S):
         if wanted <= answered:
             return
         time.sleep(0.2)
-    raise SystemExit("workers did not answer a ping within %ss:\n%s" % (timeout_s, "\n".join(w.log_tail() for w in workers)))
+    raise SystemExit(
+        "workers did not answer a ping within %ss:\n%s" % (timeout_s, "\n".join(w.log_tail() for w in workers))
+    )
 
 
 def wait_done(ids, timeout_s, poll_s=POLL_S):

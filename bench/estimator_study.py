@@ -10,6 +10,7 @@ each grading's calls, exactly as the harness would have applied it, and the spre
 harness's own estimator is the first row; the others are what it could have used. The
 study is offline: one set of gradings, every estimator, so machine noise affects them alike.
 """
+
 import argparse
 import json
 import sys
@@ -26,7 +27,9 @@ from grader.harness import stats  # noqa: E402
 def net_times(calls):
     """Both sides' net time per pair, as the harness computes them (stats.net_pairs)."""
     echoes = np.asarray(calls["echo_s"], dtype=float) if calls.get("echo_s") else None
-    return stats.net_pairs(np.asarray(calls["reference_s"], dtype=float), np.asarray(calls["submission_s"], dtype=float), echoes)
+    return stats.net_pairs(
+        np.asarray(calls["reference_s"], dtype=float), np.asarray(calls["submission_s"], dtype=float), echoes
+    )
 
 
 def pseudo_median(values):
@@ -38,7 +41,7 @@ def pseudo_median(values):
 def trimmed_mean(values, share=0.25):
     values = np.sort(values)
     cut = int(len(values) * share)
-    return float(values[cut: len(values) - cut].mean())
+    return float(values[cut : len(values) - cut].mean())
 
 
 def log_ratios(reference, submission):
@@ -47,14 +50,21 @@ def log_ratios(reference, submission):
 
 #: Each takes a grading's calls and its net times per pair (reference, submission).
 ESTIMATORS = {
-    "median pair ratio (the harness: stats.speedup)":
-        lambda calls, reference, submission: stats.speedup(calls["reference_s"], calls["submission_s"], calls.get("echo_s") or None),
-    "pseudo-median of log pair ratios (Hodges-Lehmann)":
-        lambda calls, reference, submission: float(np.exp(pseudo_median(log_ratios(reference, submission)))),
-    "geometric mean of pair ratios": lambda calls, reference, submission: float(np.exp(np.mean(log_ratios(reference, submission)))),
-    "25%-trimmed mean of log pair ratios":
-        lambda calls, reference, submission: float(np.exp(trimmed_mean(log_ratios(reference, submission)))),
-    "ratio of median net times": lambda calls, reference, submission: float(np.median(reference) / np.median(submission)),
+    "median pair ratio (the harness: stats.speedup)": lambda calls, reference, submission: stats.speedup(
+        calls["reference_s"], calls["submission_s"], calls.get("echo_s") or None
+    ),
+    "pseudo-median of log pair ratios (Hodges-Lehmann)": lambda calls, reference, submission: float(
+        np.exp(pseudo_median(log_ratios(reference, submission)))
+    ),
+    "geometric mean of pair ratios": lambda calls, reference, submission: float(
+        np.exp(np.mean(log_ratios(reference, submission)))
+    ),
+    "25%-trimmed mean of log pair ratios": lambda calls, reference, submission: float(
+        np.exp(trimmed_mean(log_ratios(reference, submission)))
+    ),
+    "ratio of median net times": lambda calls, reference, submission: float(
+        np.median(reference) / np.median(submission)
+    ),
     "ratio of minimum net times": lambda calls, reference, submission: float(np.min(reference) / np.min(submission)),
 }
 
@@ -65,12 +75,14 @@ def study(case):
     for name, estimator in ESTIMATORS.items():
         values = np.array([estimator(*grading) for grading in gradings])
         centre = float(np.median(values))
-        rows.append({
-            "estimator": name,
-            "median": centre,
-            "spread": float((values.max() - values.min()) / centre),
-            "cv": float(values.std(ddof=1) / values.mean()),
-        })
+        rows.append(
+            {
+                "estimator": name,
+                "median": centre,
+                "spread": float((values.max() - values.min()) / centre),
+                "cv": float(values.std(ddof=1) / values.mean()),
+            }
+        )
     return len(gradings), rows
 
 
@@ -86,8 +98,10 @@ def main():
         count, rows = study(case)
         if count < 2:
             continue
-        print(f"\n{case['exercise']} / {case['submission']}: {count} gradings, "
-              f"{len(case['headline_calls'][0]['reference_s'])} pairs each at the headline size\n")
+        print(
+            f"\n{case['exercise']} / {case['submission']}: {count} gradings, "
+            f"{len(case['headline_calls'][0]['reference_s'])} pairs each at the headline size\n"
+        )
         print("| estimator | median | spread | CV |\n| --- | ---: | ---: | ---: |")
         for row in rows:
             print(f"| {row['estimator']} | {row['median']:.3f} | {row['spread']:.1%} | {row['cv']:.1%} |")

@@ -1,6 +1,7 @@
 """Grading parts 1 and 2, in this process through grader.grading.grade in the real
 sandbox: repeatability (the same submission graded N times: how far its headline
 speedup moves) and calibration (answers whose true speedup is known: 0.50x, 1.00x)."""
+
 import time
 
 from bench_stats import bootstrap_median_interval, coefficient_of_variation, median, rounded, spread
@@ -33,19 +34,21 @@ def grade_many(slug, filename, count, label):
         report = grade(exercise, code, mode="full", backend=backend)
         elapsed = time.perf_counter() - started
         largest = max(report["sizes"], key=lambda entry: entry["size"]) if report["sizes"] else {}
-        gradings.append({
-            "verdict": report["verdict"],
-            "speedup": report["speedup"],
-            "speedup_ci": report["speedup_ci"],
-            "time_s": largest.get("time_s"),
-            "reference_time_s": largest.get("reference_time_s"),
-            "size_speedups": {str(entry["size"]): entry["speedup"] for entry in report["sizes"]},
-            "sandbox_wall_s": backend.runs[-1],
-            "grade_s": elapsed,
-            "harness_work_s": backend.runs[-1] - benchmark_seconds(report),
-            "headline_pairs": largest.get("pairs"),
-            "calls": largest.get("calls"),
-        })
+        gradings.append(
+            {
+                "verdict": report["verdict"],
+                "speedup": report["speedup"],
+                "speedup_ci": report["speedup_ci"],
+                "time_s": largest.get("time_s"),
+                "reference_time_s": largest.get("reference_time_s"),
+                "size_speedups": {str(entry["size"]): entry["speedup"] for entry in report["sizes"]},
+                "sandbox_wall_s": backend.runs[-1],
+                "grade_s": elapsed,
+                "harness_work_s": backend.runs[-1] - benchmark_seconds(report),
+                "headline_pairs": largest.get("pairs"),
+                "calls": largest.get("calls"),
+            }
+        )
         shown = "-" if report["speedup"] is None else f"{report['speedup']:.3f}x"
         print(f"  {label} {slug}/{filename} #{number}: {report['verdict']} {shown} ({elapsed:.1f} s)", flush=True)
         if report["verdict"] != "accepted":
@@ -59,7 +62,10 @@ def summarise_speedups(gradings):
     per_size = {}
     for size in sizes:
         values = [g["size_speedups"][size] for g in gradings if g["size_speedups"].get(size) is not None]
-        per_size[size] = {"median": rounded(median(values)), "spread": rounded(spread(values)) if len(values) > 1 else None}
+        per_size[size] = {
+            "median": rounded(median(values)),
+            "spread": rounded(spread(values)) if len(values) > 1 else None,
+        }
     return {
         "gradings": len(gradings),
         "accepted": sum(g["verdict"] == "accepted" for g in gradings),
@@ -69,12 +75,20 @@ def summarise_speedups(gradings):
         "max": rounded(max(speedups)) if speedups else None,
         "spread": rounded(spread(speedups)) if len(speedups) > 1 else None,
         "cv": rounded(coefficient_of_variation(speedups)) if len(speedups) > 1 else None,
-        "median_of_harness_ci": rounded([median([g["speedup_ci"][0] for g in gradings if g["speedup_ci"]]),
-                                         median([g["speedup_ci"][1] for g in gradings if g["speedup_ci"]])])
-        if any(g["speedup_ci"] for g in gradings) else None,
+        "median_of_harness_ci": rounded(
+            [
+                median([g["speedup_ci"][0] for g in gradings if g["speedup_ci"]]),
+                median([g["speedup_ci"][1] for g in gradings if g["speedup_ci"]]),
+            ]
+        )
+        if any(g["speedup_ci"] for g in gradings)
+        else None,
         # How honest each grading's own interval was: does it hold the median of all of them?
-        "ci_holds_median": sum(bool(g["speedup_ci"]) and g["speedup_ci"][0] <= median(speedups) <= g["speedup_ci"][1] for g in gradings)
-        if speedups else 0,
+        "ci_holds_median": sum(
+            bool(g["speedup_ci"]) and g["speedup_ci"][0] <= median(speedups) <= g["speedup_ci"][1] for g in gradings
+        )
+        if speedups
+        else 0,
         "per_size": per_size,
         "median_grade_s": rounded(median([g["grade_s"] for g in gradings]), 2),
         # The harness's own work beyond the measured calls (sandbox wall less every measured call).
@@ -142,13 +156,19 @@ def part_repeatability(args):
     for slug, filename in REPEATABILITY_CASES:
         gradings = grade_many(slug, filename, count, "repeatability")
         summary = summarise_speedups(gradings)
-        summary.update(exercise=slug, submission=filename, passes=summary["spread"] is not None and summary["spread"] <= SPREAD_TARGET)
+        summary.update(
+            exercise=slug,
+            submission=filename,
+            passes=summary["spread"] is not None and summary["spread"] <= SPREAD_TARGET,
+        )
         cases.append(summary)
     steadiness["after"] = host_speed_probe()
     reporting_after = page_reporting_state()
     if reporting_before and reporting_after and "reported_kib" in reporting_before:
         # Memory the guest handed back to the hypervisor while the gradings ran: each MiB is refaulted through the host later.
-        steadiness["memory_handed_back_mib"] = round((reporting_after["reported_kib"] - reporting_before["reported_kib"]) / 1024)
+        steadiness["memory_handed_back_mib"] = round(
+            (reporting_after["reported_kib"] - reporting_before["reported_kib"]) / 1024
+        )
         steadiness["page_reporting_min_free_ms"] = reporting_after.get("min_free_ms")
     return {"target_spread": SPREAD_TARGET, "host_steadiness": steadiness, "cases": cases}
 

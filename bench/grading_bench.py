@@ -26,6 +26,7 @@ latency and throughput use PostgreSQL (--database-url, created if missing, migra
 --skip-validation) and Redis (--redis-url); the worker gets the same settings through its environment.
 Results are merged into bench/results/grading.json (a part run alone replaces only its own entry).
 """
+
 import argparse
 import json
 import sys
@@ -75,9 +76,15 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--part", choices=(*PARTS, "all"), default="all")
     parser.add_argument("--quick", action="store_true", help="fewer gradings per part (a smoke run, not for the docs)")
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL, help="PostgreSQL for latency/throughput (default: %(default)s)")
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis broker for latency/throughput (default: %(default)s)")
-    parser.add_argument("--markdown", action="store_true", help="print the docs tables from bench/results/grading.json and exit")
+    parser.add_argument(
+        "--database-url", default=DEFAULT_DATABASE_URL, help="PostgreSQL for latency/throughput (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--redis-url", default=DEFAULT_REDIS_URL, help="Redis broker for latency/throughput (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the docs tables from bench/results/grading.json and exit"
+    )
     args = parser.parse_args()
     if urlsplit(args.database_url).scheme not in {"postgres", "postgresql"}:
         parser.error("--database-url must be a PostgreSQL URL")
@@ -95,8 +102,14 @@ def main():
         print(markdown(json.loads(RESULTS.read_text())))
         return 0
     setup_django(bench_environment(args.database_url, args.redis_url))
-    runners = {"repeatability": part_repeatability, "calibration": part_calibration, "headline": part_headline,
-               "latency": part_latency, "throughput": part_throughput, "shmem": part_shmem}
+    runners = {
+        "repeatability": part_repeatability,
+        "calibration": part_calibration,
+        "headline": part_headline,
+        "latency": part_latency,
+        "throughput": part_throughput,
+        "shmem": part_shmem,
+    }
     failed = []
     for part in PARTS if args.part == "all" else (args.part,):
         print(f"{part}:", flush=True)
@@ -106,7 +119,10 @@ def main():
         passed = result.get("passes", all(case.get("passes") for case in result.get("cases", [])))
         result["passes"] = passed
         save(part, result, args)
-        print(f"{part}: {'pass' if passed else 'FAIL'} ({result.get('wall_s', time.perf_counter() - started):.0f} s)", flush=True)
+        print(
+            f"{part}: {'pass' if passed else 'FAIL'} ({result.get('wall_s', time.perf_counter() - started):.0f} s)",
+            flush=True,
+        )
         if not passed:
             failed.append(part)
     print(f"results: {RESULTS.relative_to(ROOT)}")

@@ -11,6 +11,7 @@ method's median and spread, the ratio of Hotpath's median to the plain one
 the headline size, the time spent in measured calls and the harness's own work
 beyond them (the sandbox's wall time less every measured call).
 """
+
 import json
 import os
 import subprocess
@@ -63,9 +64,22 @@ def plain_measurement(exercise, submission_path, size, cpu):
     environment = {key: value for key, value in os.environ.items() if key != "NUMPY_MADVISE_HUGEPAGE"}
     environment["OPENBLAS_NUM_THREADS"] = "1"
     done = subprocess.run(
-        [sys.executable, "-c", PLAIN_SCRIPT, str(exercise_dir), str(submission_path), exercise.spec["entry_point"],
-         str(size), str(PLAIN_TRIALS), "-" if cpu is None else str(cpu)],
-        capture_output=True, text=True, env=environment, check=True, timeout=900,
+        [
+            sys.executable,
+            "-c",
+            PLAIN_SCRIPT,
+            str(exercise_dir),
+            str(submission_path),
+            exercise.spec["entry_point"],
+            str(size),
+            str(PLAIN_TRIALS),
+            "-" if cpu is None else str(cpu),
+        ],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
+        timeout=900,
     )
     means = json.loads(done.stdout)
     return means["reference"] / means["submission"], means
@@ -86,27 +100,35 @@ def part_headline(args):
         with claim_runner_cpu() as cpu:
             ratio, means = plain_measurement(exercise, submission_path, size, cpu)
         plain.append({"speedup": ratio, **means})
-        print(f"  headline plain #{number}: {ratio:.2f}x (reference {means['reference']:.3f} s, submission {means['submission'] * 1e3:.1f} ms)", flush=True)
+        print(
+            f"  headline plain #{number}: {ratio:.2f}x (reference {means['reference']:.3f} s, submission {means['submission'] * 1e3:.1f} ms)",
+            flush=True,
+        )
         started = time.perf_counter()
         report = grade(exercise, code, mode="full", backend=backend)
         elapsed = time.perf_counter() - started
         headline = max(report["sizes"], key=lambda entry: entry["size"]) if report["sizes"] else {}
         measured = benchmark_seconds(report)
-        gradings.append({
-            "verdict": report["verdict"],
-            "speedup": report["speedup"],
-            "speedup_ci": report["speedup_ci"],
-            "grade_s": elapsed,
-            "sandbox_wall_s": backend.runs[-1],
-            "measured_calls_s": measured,
-            "harness_work_s": backend.runs[-1] - measured,
-            "pairs": {str(entry["size"]): entry["pairs"] for entry in report["sizes"]},
-            "stopped": {str(entry["size"]): entry.get("stopped") for entry in report["sizes"]},
-            "headline_pairs": headline.get("pairs"),
-        })
+        gradings.append(
+            {
+                "verdict": report["verdict"],
+                "speedup": report["speedup"],
+                "speedup_ci": report["speedup_ci"],
+                "grade_s": elapsed,
+                "sandbox_wall_s": backend.runs[-1],
+                "measured_calls_s": measured,
+                "harness_work_s": backend.runs[-1] - measured,
+                "pairs": {str(entry["size"]): entry["pairs"] for entry in report["sizes"]},
+                "stopped": {str(entry["size"]): entry.get("stopped") for entry in report["sizes"]},
+                "headline_pairs": headline.get("pairs"),
+            }
+        )
         shown = "-" if report["speedup"] is None else f"{report['speedup']:.2f}x"
-        print(f"  headline hotpath #{number}: {report['verdict']} {shown} in {elapsed:.1f} s "
-              f"({headline.get('pairs')} pairs at {size:,}, harness work {gradings[-1]['harness_work_s']:.2f} s)", flush=True)
+        print(
+            f"  headline hotpath #{number}: {report['verdict']} {shown} in {elapsed:.1f} s "
+            f"({headline.get('pairs')} pairs at {size:,}, harness work {gradings[-1]['harness_work_s']:.2f} s)",
+            flush=True,
+        )
     plain_speedups = [entry["speedup"] for entry in plain]
     hotpath_speedups = [entry["speedup"] for entry in gradings if entry["speedup"] is not None]
     agreement = median(hotpath_speedups) / median(plain_speedups) - 1.0 if hotpath_speedups else None
@@ -116,7 +138,11 @@ def part_headline(args):
         "size": size,
         "plain_trials": PLAIN_TRIALS,
         "target_agreement": AGREEMENT_TARGET,
-        "plain": {"speedups": rounded(plain_speedups), "median": rounded(median(plain_speedups)), "spread": rounded(spread(plain_speedups))},
+        "plain": {
+            "speedups": rounded(plain_speedups),
+            "median": rounded(median(plain_speedups)),
+            "spread": rounded(spread(plain_speedups)),
+        },
         "hotpath": {
             "speedups": rounded(hotpath_speedups),
             "median": rounded(median(hotpath_speedups)) if hotpath_speedups else None,
@@ -124,7 +150,10 @@ def part_headline(args):
             "median_grade_s": rounded(median([entry["grade_s"] for entry in gradings]), 2),
             "median_harness_work_s": rounded(median([entry["harness_work_s"] for entry in gradings]), 3),
             "median_measured_calls_s": rounded(median([entry["measured_calls_s"] for entry in gradings]), 2),
-            "gradings": [{key: rounded(value, 4) if isinstance(value, float) else value for key, value in entry.items()} for entry in gradings],
+            "gradings": [
+                {key: rounded(value, 4) if isinstance(value, float) else value for key, value in entry.items()}
+                for entry in gradings
+            ],
         },
         "agreement": rounded(agreement),
         "passes": agreement is not None and abs(agreement) <= AGREEMENT_TARGET,

@@ -2,6 +2,7 @@
 (started here, with its grading steps wrapped in timers) -> report on the row,
 against the time the harness spent in its measured calls; plus the sandbox's fixed
 start-up costs and one grading with the harness under cProfile."""
+
 import json
 import subprocess
 import sys
@@ -109,7 +110,9 @@ def harness_profile(slug, filename, mode):
         stdin = format_stdin(secret_line, grading.trusted_files(exercise, job))
         result = sandbox.run(["python3", "-I", "-B", "-c", PROFILED_HARNESS], stdin=stdin)
     report = parse_report(key, result.stdout)
-    lines = [line for line in result.stderr.decode("utf-8", "replace").splitlines() if line.startswith("HARNESS-PROFILE ")]
+    lines = [
+        line for line in result.stderr.decode("utf-8", "replace").splitlines() if line.startswith("HARNESS-PROFILE ")
+    ]
     if report is None or not lines:
         raise SystemExit(f"the profiled harness run failed: {result.stderr[-1000:]!r}")
     seconds = json.loads(lines[-1].split(" ", 1)[1])
@@ -228,24 +231,42 @@ def part_latency(args):
                     "sandbox_wall_s": probe.get("sandbox_wall_s"),
                     "sandbox_cleanup_s": probe.get("sandbox_cleanup_s", 0.0),
                     "finish_s": probe.get("finish_s"),
-                    "task_end_after_finish_s": probe["task_end"] - probe["task_start"] - (probe.get("claim_s") or 0) - (probe.get("grade_s") or 0) - (probe.get("finish_s") or 0),
+                    "task_end_after_finish_s": probe["task_end"]
+                    - probe["task_start"]
+                    - (probe.get("claim_s") or 0)
+                    - (probe.get("grade_s") or 0)
+                    - (probe.get("finish_s") or 0),
                     "end_to_end_s": (probe["task_end"] - submitted),
                     "observed_s": seen[submission.pk] - submitted,
                     "benchmark_s": benchmark_seconds(report) if purpose != "check" else 0.0,
                 }
-                measured["host_grade_other_s"] = measured["grade_s"] - measured["sandbox_run_s"] - measured["sandbox_setup_s"] - measured["write_files_s"] - measured["sandbox_cleanup_s"]
+                measured["host_grade_other_s"] = (
+                    measured["grade_s"]
+                    - measured["sandbox_run_s"]
+                    - measured["sandbox_setup_s"]
+                    - measured["write_files_s"]
+                    - measured["sandbox_cleanup_s"]
+                )
                 if number:
                     rows.append(measured)
-                print(f"  latency {slug}/{filename} ({purpose}) #{number}{' (warm-up)' if not number else ''}: "
-                      f"{row.verdict}, end-to-end {measured['end_to_end_s']:.3f} s, sandbox {measured['sandbox_wall_s']:.3f} s, "
-                      f"benchmark {measured['benchmark_s']:.3f} s", flush=True)
+                print(
+                    f"  latency {slug}/{filename} ({purpose}) #{number}{' (warm-up)' if not number else ''}: "
+                    f"{row.verdict}, end-to-end {measured['end_to_end_s']:.3f} s, sandbox {measured['sandbox_wall_s']:.3f} s, "
+                    f"benchmark {measured['benchmark_s']:.3f} s",
+                    flush=True,
+                )
             summary = _latency_summary(slug, filename, purpose, rows, startup)
             summary["harness_profile"] = harness_profile(slug, filename, "check" if purpose == "check" else "full")
             print(f"  harness profile: {summary['harness_profile']}", flush=True)
             cases.append(summary)
     finally:
         worker.stop()
-    return {"target_overhead_s": OVERHEAD_TARGET_S, "sandbox_startup_s": startup, "cases": cases, "worker_log": str(worker.log_path)}
+    return {
+        "target_overhead_s": OVERHEAD_TARGET_S,
+        "sandbox_startup_s": startup,
+        "cases": cases,
+        "worker_log": str(worker.log_path),
+    }
 
 
 def _probe_line(probe_file, submission_id):
@@ -275,7 +296,9 @@ def _latency_summary(slug, filename, purpose, rows, startup):
         "submit (insert, commit, enqueue)": med("submit_s"),
         "queue pickup (commit -> task starts)": med("queue_pickup_s"),
         "claim (UPDATE + SELECT)": med("claim_s"),
-        "sandbox set-up + job files + clean-up (host)": rounded(median([row["sandbox_setup_s"] + row["write_files_s"] + row["sandbox_cleanup_s"] for row in rows])),
+        "sandbox set-up + job files + clean-up (host)": rounded(
+            median([row["sandbox_setup_s"] + row["write_files_s"] + row["sandbox_cleanup_s"] for row in rows])
+        ),
         "grade() other host work (parse, interpret)": med("host_grade_other_s"),
         "sandbox run outside measured calls": rounded(median(in_sandbox_other)),
         "  of which bwrap start-up (sandbox with `true`)": startup["bwrap_true"],
@@ -301,5 +324,7 @@ def _latency_summary(slug, filename, purpose, rows, startup):
         # beyond the timed calls alone.
         "passes": median(over_sandbox) <= OVERHEAD_TARGET_S,
         "passes_strict": overhead <= OVERHEAD_TARGET_S,
-        "rows": [{key: rounded(value) if isinstance(value, float) else value for key, value in row.items()} for row in rows],
+        "rows": [
+            {key: rounded(value) if isinstance(value, float) else value for key, value in row.items()} for row in rows
+        ],
     }

@@ -1,6 +1,7 @@
 """What the grading benchmark's parts share: the bench's environment and database,
 the machine it ran on, the bank exercise and submission files, a sandbox backend
 that records each run's wall time, and the time a report spent in measured calls."""
+
 import os
 import platform
 import subprocess
@@ -30,7 +31,9 @@ def prepare_database(environment):
     """Create the bench database if missing, migrate it and load the bank (no validation)."""
     create_database(environment["DATABASE_URL"])
     for command in (["migrate", "--noinput"], ["load_bank", "--skip-validation"]):
-        done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=environment, capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "manage.py", *command], cwd=ROOT, env=environment, capture_output=True, text=True
+        )
         if done.returncode:
             raise SystemExit(f"manage.py {' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
 
@@ -68,7 +71,9 @@ def machine_facts():
         "shmem_huge_pages": transparent_huge_pages(SHMEM_HUGE_PAGES),
         "python": platform.python_version(),
         "kernel": platform.release(),
-        "openblas_env": {name: os.environ.get(name) for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS")},
+        "openblas_env": {
+            name: os.environ.get(name) for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS")
+        },
         "page_reporting": page_reporting_state(),
     }
     try:

@@ -10,6 +10,7 @@ map, free; the medians of MEMFD_REPEATS), and full gradings of the two
 benchmarked exercises' model solutions: wall time, the harness's own work
 beyond the measured calls, and the speedup.
 """
+
 import mmap
 import os
 import time
@@ -30,7 +31,7 @@ CASES = (("fuse-elementwise-chain", "fused.py", 3), ("python-loop-to-numpy", "nu
 
 def current_mode():
     text = open(SHMEM_MODE).read()
-    return text[text.index("[") + 1:text.index("]")]
+    return text[text.index("[") + 1 : text.index("]")]
 
 
 def set_mode(mode):
@@ -75,8 +76,12 @@ def one_grading(slug, filename, backend):
     report = grade(exercise, submission_code(slug, filename), mode="full", backend=backend)
     elapsed = time.perf_counter() - started
     measured = benchmark_seconds(report)
-    return {"verdict": report["verdict"], "speedup": rounded(report["speedup"]), "grade_s": rounded(elapsed, 2),
-            "harness_work_s": rounded(backend.runs[-1] - measured, 3)}
+    return {
+        "verdict": report["verdict"],
+        "speedup": rounded(report["speedup"]),
+        "grade_s": rounded(elapsed, 2),
+        "harness_work_s": rounded(backend.runs[-1] - measured, 3),
+    }
 
 
 def part_shmem(args):
@@ -96,8 +101,11 @@ def part_shmem(args):
                         continue
                     grading = one_grading(slug, filename, backend)
                     results[mode]["gradings"][slug].append(grading)
-                    print(f"  shmem {mode} #{number} {slug}: {grading['verdict']} {grading['speedup']}x in "
-                          f"{grading['grade_s']} s, harness work {grading['harness_work_s']} s", flush=True)
+                    print(
+                        f"  shmem {mode} #{number} {slug}: {grading['verdict']} {grading['speedup']}x in "
+                        f"{grading['grade_s']} s, harness work {grading['harness_work_s']} s",
+                        flush=True,
+                    )
     finally:
         set_mode(found)
     return {"mode_found": found, "modes": {mode: summary(results[mode]) for mode in MODES}, "passes": True}

@@ -1,5 +1,6 @@
 """Grading part 4, throughput: a queue of quick-check submissions (honest and wrong
 mixed) drained by 1 and by 2 real worker processes: submissions per minute, none lost."""
+
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +27,9 @@ def part_throughput(args):
     rounds = []
     for worker_count in (1, 2):
         user = reset_queue()
-        workers = start_workers([Worker(f"grading-bench-{worker_count}w-{n}", environment, log_dir) for n in range(1, worker_count + 1)])
+        workers = start_workers(
+            [Worker(f"grading-bench-{worker_count}w-{n}", environment, log_dir) for n in range(1, worker_count + 1)]
+        )
         try:
             wait_until_ready(workers)
             expected = {}
@@ -59,8 +62,11 @@ def part_throughput(args):
         for verdict in verdicts.values():
             by_verdict[verdict] = by_verdict.get(verdict, 0) + 1
         result["verdicts"] = by_verdict
-        print(f"  throughput with {worker_count} worker(s): {graded}/{count} graded in {elapsed:.1f} s "
-              f"= {result['per_minute']}/min; verdicts {by_verdict}", flush=True)
+        print(
+            f"  throughput with {worker_count} worker(s): {graded}/{count} graded in {elapsed:.1f} s "
+            f"= {result['per_minute']}/min; verdicts {by_verdict}",
+            flush=True,
+        )
         rounds.append(result)
     one, two = rounds
     return {
@@ -68,6 +74,8 @@ def part_throughput(args):
         "mode": "check",
         "mix": [filename for filename, _ in THROUGHPUT_MIX],
         "rounds": rounds,
-        "scaling_2_vs_1": rounded(two["per_minute"] / one["per_minute"], 2) if one["per_minute"] and two["per_minute"] else None,
+        "scaling_2_vs_1": rounded(two["per_minute"] / one["per_minute"], 2)
+        if one["per_minute"] and two["per_minute"]
+        else None,
         "passes": all(r["lost"] == 0 and r["right_verdicts"] == r["submissions"] for r in rounds),
     }

@@ -11,6 +11,7 @@ speedup and each grading's interval and retimed pairs, then the host's state
 change to the grader (for example the integrity checks of harness 1.10) in the time a
 grading takes, and whether the figure moved.
 """
+
 import argparse
 import json
 import os
@@ -34,16 +35,24 @@ def bank_solution(slug):
 
 def worktree(revision, parent):
     path = Path(parent) / revision
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-f", str(path), revision],
-                   check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-f", str(path), revision],
+        check=True,
+        capture_output=True,
+    )
     return path
 
 
 def grade_once(tree, slug, solution):
     """(wall seconds, report) of one grading by the grader in `tree`."""
     started = time.perf_counter()
-    completed = subprocess.run([str(PYTHON), "manage.py", "grade", slug, str(solution), "--json"], cwd=tree,
-                               capture_output=True, text=True, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    completed = subprocess.run(
+        [str(PYTHON), "manage.py", "grade", slug, str(solution), "--json"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"),
+    )
     wall = time.perf_counter() - started
     if completed.returncode != 0:
         raise SystemExit(f"grading in {tree} failed: {completed.stderr[-2000:]}")
@@ -65,26 +74,39 @@ def main(argv=None):
     solution = bank_solution(args.slug)
     before = host_state()
     with tempfile.TemporaryDirectory(prefix="hotpath-revisions-") as parent:
-        trees = {args.old: worktree(args.old, parent), (args.new or "working tree"): worktree(args.new, parent) if args.new else ROOT}
+        trees = {
+            args.old: worktree(args.old, parent),
+            (args.new or "working tree"): worktree(args.new, parent) if args.new else ROOT,
+        }
         try:
             results = {name: [] for name in trees}
             for round_number in range(args.rounds):
                 for name, tree in trees.items():
                     wall, report = grade_once(tree, args.slug, solution)
-                    results[name].append({"wall_s": round(wall, 2), "verdict": report["verdict"], "speedup": report["speedup"],
-                                          "speedup_ci": report["speedup_ci"],
-                                          "retimed_pairs": [size.get("retimed_pairs") for size in report["sizes"]]})
+                    results[name].append(
+                        {
+                            "wall_s": round(wall, 2),
+                            "verdict": report["verdict"],
+                            "speedup": report["speedup"],
+                            "speedup_ci": report["speedup_ci"],
+                            "retimed_pairs": [size.get("retimed_pairs") for size in report["sizes"]],
+                        }
+                    )
                     print(f"round {round_number + 1} {name}: {results[name][-1]}", file=sys.stderr)
         finally:
             for name, tree in trees.items():
                 if tree != ROOT:
-                    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
+                    subprocess.run(
+                        ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True
+                    )
     print(f"| revision | gradings | median wall | median speedup | speedups |")
     print("| --- | ---: | ---: | ---: | --- |")
     for name, rows in results.items():
         speedups = [row["speedup"] for row in rows if row["speedup"] is not None]
-        print(f"| {name} | {len(rows)} | {statistics.median(row['wall_s'] for row in rows):.1f} s | "
-              f"{statistics.median(speedups):.1f}x | {', '.join(f'{value:.1f}' for value in speedups)} |")
+        print(
+            f"| {name} | {len(rows)} | {statistics.median(row['wall_s'] for row in rows):.1f} s | "
+            f"{statistics.median(speedups):.1f}x | {', '.join(f'{value:.1f}' for value in speedups)} |"
+        )
     print(json.dumps({"before": before, "after": host_state()}))
 
 

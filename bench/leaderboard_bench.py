@@ -11,6 +11,7 @@ whole request through middleware, queries and templates).
 
 Writes bench/results/leaderboard.json.
 """
+
 import argparse
 import json
 import os
@@ -35,8 +36,12 @@ GPU_MODELS = ["NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA L4"]
 DIFFICULTIES = ["easy", "medium", "hard"]
 PURPOSES = {"practice": 0.80, "check": 0.12, "assessment": 0.06, "validation": 0.02}
 VERDICTS = {
-    "accepted": 0.55, "wrong_answer": 0.20, "runtime_error": 0.10,
-    "time_limit": 0.08, "memory_limit": 0.04, "rejected": 0.03,
+    "accepted": 0.55,
+    "wrong_answer": 0.20,
+    "runtime_error": 0.10,
+    "time_limit": 0.08,
+    "memory_limit": 0.04,
+    "rejected": 0.03,
 }
 SAMPLE_CODE = (
     "import numpy as np\n\n\ndef transform(values):\n"
@@ -47,8 +52,11 @@ SAMPLE_CODE = (
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL,
-                        help="PostgreSQL database to (re)create; its name must contain 'bench' (default: %(default)s)")
+    parser.add_argument(
+        "--database-url",
+        default=DEFAULT_DATABASE_URL,
+        help="PostgreSQL database to (re)create; its name must contain 'bench' (default: %(default)s)",
+    )
     parser.add_argument("--users", type=int, default=20_000)
     parser.add_argument("--submissions", type=int, default=1_000_000)
     parser.add_argument("--renders", type=int, default=20, help="timed renders per page (the median is reported)")
@@ -77,11 +85,14 @@ def copy_rows(model, generated_columns, rows):
     default, so the bench keeps working when other apps add fields with defaults."""
     from django.db import connection
 
-    fields = [field for field in model._meta.concrete_fields if not field.primary_key or field.column in generated_columns]
+    fields = [
+        field for field in model._meta.concrete_fields if not field.primary_key or field.column in generated_columns
+    ]
     supplied = set(generated_columns)
     constants = {
         field.column: field.get_db_prep_save(field.get_default(), connection)
-        for field in fields if field.column not in supplied
+        for field in fields
+        if field.column not in supplied
     }
     columns = list(generated_columns) + list(constants)
     tail = tuple(constants.values())
@@ -118,30 +129,61 @@ def seed(args):
             for difficulty in DIFFICULTIES:
                 slug = f"bench-{target}-{len(versions) // 2 + 1:02d}-{difficulty}"
                 question = Question.objects.create(
-                    slug=slug, title=f"Bench exercise {slug}", topic=topic, difficulty=difficulty,
-                    kind=Kind.CODING, prompt="Make it fast.",
+                    slug=slug,
+                    title=f"Bench exercise {slug}",
+                    topic=topic,
+                    difficulty=difficulty,
+                    kind=Kind.CODING,
+                    prompt="Make it fast.",
                 )
                 for number in (1, 2):  # two versions: boards span versions
-                    versions.append(ExerciseVersion.objects.create(
-                        question=question, number=number, spec={"target": target, "entry_point": "transform"},
-                        reference_code=SAMPLE_CODE, starter_code=SAMPLE_CODE, inputs_code="", solution_code=SAMPLE_CODE,
-                        content_hash=f"{slug}-v{number}",
-                    ))
+                    versions.append(
+                        ExerciseVersion.objects.create(
+                            question=question,
+                            number=number,
+                            spec={"target": target, "entry_point": "transform"},
+                            reference_code=SAMPLE_CODE,
+                            starter_code=SAMPLE_CODE,
+                            inputs_code="",
+                            solution_code=SAMPLE_CODE,
+                            content_hash=f"{slug}-v{number}",
+                        )
+                    )
         version_ids = np.array([version.pk for version in versions])
         version_is_gpu = np.array([version.spec["target"] == "gpu" for version in versions])
 
         unusable = make_password(None)
-        user_columns = ["username", "email", "password", "is_superuser", "is_staff", "is_active", "first_name", "last_name", "date_joined"]
-        copy_rows(get_user_model(), user_columns, (
-            (f"bench{index:06d}", f"bench{index:06d}@example.com", unusable, False, False, True, "", "", now)
-            for index in range(args.users)
-        ))
-        user_ids = np.array(get_user_model().objects.filter(username__startswith="bench").order_by("pk").values_list("pk", flat=True))
+        user_columns = [
+            "username",
+            "email",
+            "password",
+            "is_superuser",
+            "is_staff",
+            "is_active",
+            "first_name",
+            "last_name",
+            "date_joined",
+        ]
+        copy_rows(
+            get_user_model(),
+            user_columns,
+            (
+                (f"bench{index:06d}", f"bench{index:06d}@example.com", unusable, False, False, True, "", "", now)
+                for index in range(args.users)
+            ),
+        )
+        user_ids = np.array(
+            get_user_model().objects.filter(username__startswith="bench").order_by("pk").values_list("pk", flat=True)
+        )
         opted_in = rng.random(len(user_ids)) < 0.3
-        copy_rows(Profile, ["user_id", "display_name", "show_on_leaderboards"], (
-            (int(user_id), f"Bench Person {index}", bool(show))
-            for index, (user_id, show) in enumerate(zip(user_ids, opted_in))
-        ))
+        copy_rows(
+            Profile,
+            ["user_id", "display_name", "show_on_leaderboards"],
+            (
+                (int(user_id), f"Bench Person {index}", bool(show))
+                for index, (user_id, show) in enumerate(zip(user_ids, opted_in))
+            ),
+        )
     timings["seed_users_s"] = time.perf_counter() - started
 
     started = time.perf_counter()
@@ -161,8 +203,22 @@ def seed(args):
     # each submission is one of four programs of its author's (the board counts each program's middle grading).
     programs = rng.integers(0, 4, n)
     submission_columns = [
-        "user_id", "exercise_id", "code", "program", "purpose", "status", "verdict", "message", "speedup",
-        "peak_memory_bytes", "hardware", "attempts", "platform_error", "created_at", "started_at", "finished_at",
+        "user_id",
+        "exercise_id",
+        "code",
+        "program",
+        "purpose",
+        "status",
+        "verdict",
+        "message",
+        "speedup",
+        "peak_memory_bytes",
+        "hardware",
+        "attempts",
+        "platform_error",
+        "created_at",
+        "started_at",
+        "finished_at",
     ]
 
     def submission_rows():
@@ -171,8 +227,21 @@ def seed(args):
             speedup = None if np.isnan(speedups[i]) else float(speedups[i])
             peak = None if np.isnan(memory[i]) else int(memory[i])
             yield (
-                int(users[i]), int(version_ids[version_index[i]]), SAMPLE_CODE, f"{programs[i]:032x}", str(purposes[i]), "done",
-                str(verdicts[i]), "", speedup, peak, str(hardware[i]), 1, "", created, created,
+                int(users[i]),
+                int(version_ids[version_index[i]]),
+                SAMPLE_CODE,
+                f"{programs[i]:032x}",
+                str(purposes[i]),
+                "done",
+                str(verdicts[i]),
+                "",
+                speedup,
+                peak,
+                str(hardware[i]),
+                1,
+                "",
+                created,
+                created,
                 created + timedelta(seconds=20),
             )
 
@@ -215,8 +284,11 @@ def pages_to_time():
     from submissions.models import Submission
 
     busiest = (
-        LeaderboardEntry.objects.filter(hardware="cpu").values("question_id")
-        .annotate(n=Count("id")).order_by("-n").first()
+        LeaderboardEntry.objects.filter(hardware="cpu")
+        .values("question_id")
+        .annotate(n=Count("id"))
+        .order_by("-n")
+        .first()
     )
     if busiest is None:
         raise SystemExit("No leaderboard entries: seed first (run without --reuse).")
@@ -256,11 +328,16 @@ def time_pages(renders):
             response = client.get(url)
             samples.append((time.perf_counter() - started) * 1000)
             assert response.status_code == 200, url
-        results.append({
-            "page": name, "url": url, "queries": len(queries),
-            "median_ms": round(statistics.median(samples), 2),
-            "min_ms": round(min(samples), 2), "max_ms": round(max(samples), 2),
-        })
+        results.append(
+            {
+                "page": name,
+                "url": url,
+                "queries": len(queries),
+                "median_ms": round(statistics.median(samples), 2),
+                "min_ms": round(min(samples), 2),
+                "max_ms": round(max(samples), 2),
+            }
+        )
     return results
 
 
@@ -295,7 +372,9 @@ def main():
     print(f"\n{'page':<22} {'median ms':>10} {'min ms':>8} {'max ms':>8} {'queries':>8}")
     for row in pages:
         flag = "" if row["median_ms"] <= TARGET_MS else "  over target"
-        print(f"{row['page']:<22} {row['median_ms']:>10.2f} {row['min_ms']:>8.2f} {row['max_ms']:>8.2f} {row['queries']:>8}{flag}")
+        print(
+            f"{row['page']:<22} {row['median_ms']:>10.2f} {row['min_ms']:>8.2f} {row['max_ms']:>8.2f} {row['queries']:>8}{flag}"
+        )
     print(", ".join(f"{name}: {value:,}" for name, value in table_counts.items()))
     for name, value in timings.items():
         print(f"{name}: {value:.1f}")
@@ -304,17 +383,23 @@ def main():
         print("warning: the machine was busy with other work; these medians are inflated, run again when idle")
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({
-        "database": urlsplit(args.database_url).path.lstrip("/"),
-        "renders_per_page": args.renders,
-        "cpus": os.cpu_count(),
-        "load_average_1m": [round(load_before, 2), round(load_after, 2)],
-        "target_ms": TARGET_MS,
-        "counts": table_counts,
-        "seed_timings_s": {name: round(value, 1) for name, value in timings.items()},
-        "pages": pages,
-        "all_under_target": all(row["median_ms"] <= TARGET_MS for row in pages),
-    }, indent=2) + "\n")
+    RESULTS.write_text(
+        json.dumps(
+            {
+                "database": urlsplit(args.database_url).path.lstrip("/"),
+                "renders_per_page": args.renders,
+                "cpus": os.cpu_count(),
+                "load_average_1m": [round(load_before, 2), round(load_after, 2)],
+                "target_ms": TARGET_MS,
+                "counts": table_counts,
+                "seed_timings_s": {name: round(value, 1) for name, value in timings.items()},
+                "pages": pages,
+                "all_under_target": all(row["median_ms"] <= TARGET_MS for row in pages),
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     print(f"wrote {RESULTS.relative_to(ROOT)}")
 
 

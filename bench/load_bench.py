@@ -17,6 +17,7 @@ Three phases:
    submissions were graded before the light user's shows whether the queue is FIFO or fair.
 Prints a summary and writes it as JSON (bench/results/load.json by default).
 """
+
 import argparse
 import json
 import os
@@ -46,7 +47,9 @@ def parse_args(argv=None):
     parser.add_argument("--per-user", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--database-url", default=os.environ.get("LOAD_DATABASE_URL", DEFAULT_DATABASE))
-    parser.add_argument("--broker-url", default=os.environ.get("LOAD_BROKER_URL"), help="default: a private redis-server")
+    parser.add_argument(
+        "--broker-url", default=os.environ.get("LOAD_BROKER_URL"), help="default: a private redis-server"
+    )
     parser.add_argument("--skip-migrate", action="store_true", help="the database is already migrated (tests)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds to wait for every submission")
     parser.add_argument("--json", default=str(ROOT / "bench" / "results" / "load.json"))
@@ -75,8 +78,21 @@ def start_private_redis(run_dir):
     """A redis-server of the bench's own on a free loopback port; returns (process, url)."""
     port = free_port()
     process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", run_dir],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            run_dir,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -99,14 +115,25 @@ def tiny_version():
     spec = dict(frontmatter.load(exercise_dir / "question.md").metadata)
     question, _ = Question.objects.get_or_create(
         slug="load-bench-tiny",
-        defaults=dict(title="Load bench exercise", topic="Algorithmic Complexity & Code-Level Optimization",
-                      difficulty="easy", kind="coding", prompt="Compute it."),
+        defaults=dict(
+            title="Load bench exercise",
+            topic="Algorithmic Complexity & Code-Level Optimization",
+            difficulty="easy",
+            kind="coding",
+            prompt="Compute it.",
+        ),
     )
     version, _ = ExerciseVersion.objects.get_or_create(
-        question=question, number=1,
-        defaults=dict(spec=spec, reference_code=(exercise_dir / "reference.py").read_text(), starter_code="",
-                      inputs_code=(exercise_dir / "inputs.py").read_text(),
-                      solution_code=(exercise_dir / "solution.py").read_text(), content_hash="load-bench"),
+        question=question,
+        number=1,
+        defaults=dict(
+            spec=spec,
+            reference_code=(exercise_dir / "reference.py").read_text(),
+            starter_code="",
+            inputs_code=(exercise_dir / "inputs.py").read_text(),
+            solution_code=(exercise_dir / "solution.py").read_text(),
+            content_hash="load-bench",
+        ),
     )
     return version
 
@@ -164,12 +191,19 @@ def summarise(ids):
         "verdicts": verdicts,
         "wall_s": round(span, 1) if span else None,
         "throughput_per_min": round(len(done) / span * 60, 1) if span else None,
-        "queue_wait_s": {"p50": round(percentile(waits, 0.5), 2), "p95": round(percentile(waits, 0.95), 2),
-                         "max": round(max(waits), 2)} if waits else None,
+        "queue_wait_s": {
+            "p50": round(percentile(waits, 0.5), 2),
+            "p95": round(percentile(waits, 0.95), 2),
+            "max": round(max(waits), 2),
+        }
+        if waits
+        else None,
         "turnaround_s": {"p50": round(percentile(turnaround, 0.5), 2), "p95": round(percentile(turnaround, 0.95), 2)}
-        if turnaround else None,
+        if turnaround
+        else None,
         "mean_grading_s": round(statistics.mean((r.finished_at - r.started_at).total_seconds() for r in done), 3)
-        if done else None,
+        if done
+        else None,
     }
 
 
@@ -229,17 +263,28 @@ def run(args, run_dir):
     light_user = User.objects.get_or_create(username="load-light-user")[0]
     rng = random.Random(20260)
 
-    workers = start_workers([Worker(f"load{index}", dict(os.environ), run_dir, loglevel="WARNING") for index in range(args.workers)])
+    workers = start_workers(
+        [Worker(f"load{index}", dict(os.environ), run_dir, loglevel="WARNING") for index in range(args.workers)]
+    )
     try:
         ids, submit_s = burst(version, users, args.per_user, rng)
         flood_ids, refusals = flood(version, flooder, QUEUED_LIMIT + 15)
         all_graded = wait_until_graded(ids + flood_ids, args.timeout)
         result = summarise(ids + flood_ids)
         result.update(
-            users=args.users, per_user=args.per_user, workers=args.workers, mode="check", cpus=os.cpu_count(),
-            submit_s=round(submit_s, 2), all_graded=all_graded,
-            flood={"attempts": QUEUED_LIMIT + 15, "queued": len(flood_ids), "refused": len(refusals),
-                   "message": refusals[0] if refusals else None},
+            users=args.users,
+            per_user=args.per_user,
+            workers=args.workers,
+            mode="check",
+            cpus=os.cpu_count(),
+            submit_s=round(submit_s, 2),
+            all_graded=all_graded,
+            flood={
+                "attempts": QUEUED_LIMIT + 15,
+                "queued": len(flood_ids),
+                "refused": len(refusals),
+                "message": refusals[0] if refusals else None,
+            },
             fairness=fairness_probe(version, flooder, light_user, args.timeout),
         )
     finally:

@@ -16,6 +16,7 @@ URLconf only this script loads. wrk is installed with apt-get when missing and t
 script runs as root. Writes bench/results/page_speed.json and prints the Markdown
 table that docs/benchmarks.md quotes.
 """
+
 import argparse
 import json
 import os
@@ -48,12 +49,23 @@ SERVER_READY_TIMEOUT_S = 60
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database-url", default=os.environ.get("PAGE_SPEED_DATABASE_URL", DEFAULT_DATABASE_URL),
-                        help="database to (re)create and load the bank into; its name must contain 'bench' (default: %(default)s)")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("PAGE_SPEED_DATABASE_URL", DEFAULT_DATABASE_URL),
+        help="database to (re)create and load the bank into; its name must contain 'bench' (default: %(default)s)",
+    )
     parser.add_argument("--rounds", type=int, default=3, help="every page once per round; the median is reported")
     parser.add_argument("--duration", type=int, default=10, help="seconds of wrk per page and round")
-    parser.add_argument("--hello-duration", type=int, default=5, help="seconds of wrk on the hello view before each page")
-    parser.add_argument("--only", action="append", default=[], metavar="PAGE", help="measure this page (and hello) only; may be repeated")
+    parser.add_argument(
+        "--hello-duration", type=int, default=5, help="seconds of wrk on the hello view before each page"
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PAGE",
+        help="measure this page (and hello) only; may be repeated",
+    )
     parser.add_argument("--json", default=str(RESULTS))
     args = parser.parse_args(argv)
     url = urlsplit(args.database_url)
@@ -73,7 +85,9 @@ def ensure_wrk():
         print("Installing wrk with apt-get...", flush=True)
         environment = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
         subprocess.run(["apt-get", "update", "-qq"], check=True, env=environment)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, env=environment, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "wrk"], check=True, env=environment, stdout=subprocess.DEVNULL
+        )
         found = shutil.which("wrk")
     if not found:
         raise SystemExit("wrk is missing: install it (e.g. sudo apt-get install wrk)")
@@ -137,15 +151,29 @@ def public_pages():
 
 def start_server(environment, port, log_path):
     gunicorn = str(Path(sys.executable).parent / "gunicorn")
-    command = [gunicorn, "--workers", str(WORKERS), "--bind", f"127.0.0.1:{port}", "--pythonpath", str(ROOT / "bench"),
-               "--log-level", "warning", "interview_platform.wsgi:application"]
+    command = [
+        gunicorn,
+        "--workers",
+        str(WORKERS),
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--pythonpath",
+        str(ROOT / "bench"),
+        "--log-level",
+        "warning",
+        "interview_platform.wsgi:application",
+    ]
     log = open(log_path, "ab")
-    process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
     log.close()
     deadline = time.monotonic() + SERVER_READY_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"gunicorn exited with {process.returncode}:\n{Path(log_path).read_text(errors='replace')[-3000:]}")
+            raise SystemExit(
+                f"gunicorn exited with {process.returncode}:\n{Path(log_path).read_text(errors='replace')[-3000:]}"
+            )
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/bench-hello/", timeout=2) as response:
                 if response.status == 200:
@@ -181,8 +209,12 @@ def check_pages(base, pages):
 
 def run_wrk(wrk, url, duration):
     """(requests/s, non-2xx responses, socket errors) from one wrk run."""
-    output = subprocess.run([wrk, "-t", str(WRK_THREADS), "-c", str(CONNECTIONS), "-d", f"{duration}s", url],
-                            capture_output=True, text=True, check=True).stdout
+    output = subprocess.run(
+        [wrk, "-t", str(WRK_THREADS), "-c", str(CONNECTIONS), "-d", f"{duration}s", url],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
     if rate is None:
         raise SystemExit(f"cannot read wrk's output:\n{output}")
@@ -201,11 +233,24 @@ def measure(wrk, base, pages, rounds, duration, hello_duration):
             if name == HELLO:
                 continue
             hello_rps, _, _ = run_wrk(wrk, base + pages[HELLO], hello_duration)
-            samples[HELLO].append({"rps": hello_rps, "ratio": 1.0, "hello_rps": hello_rps, "non_2xx": 0, "socket_errors": 0})
+            samples[HELLO].append(
+                {"rps": hello_rps, "ratio": 1.0, "hello_rps": hello_rps, "non_2xx": 0, "socket_errors": 0}
+            )
             rps, non_2xx, errors = run_wrk(wrk, base + path, duration)
-            samples[name].append({"rps": rps, "ratio": rps / hello_rps, "hello_rps": hello_rps, "non_2xx": non_2xx, "socket_errors": errors})
-            print(f"round {number}  {name:30s} {rps:9.1f} req/s  {rps / hello_rps:6.1%} of hello ({hello_rps:.0f} req/s just before)"
-                  + (f"  ({non_2xx} non-2xx)" if non_2xx else ""), flush=True)
+            samples[name].append(
+                {
+                    "rps": rps,
+                    "ratio": rps / hello_rps,
+                    "hello_rps": hello_rps,
+                    "non_2xx": non_2xx,
+                    "socket_errors": errors,
+                }
+            )
+            print(
+                f"round {number}  {name:30s} {rps:9.1f} req/s  {rps / hello_rps:6.1%} of hello ({hello_rps:.0f} req/s just before)"
+                + (f"  ({non_2xx} non-2xx)" if non_2xx else ""),
+                flush=True,
+            )
     return samples
 
 
@@ -213,22 +258,29 @@ def summarise(pages, samples):
     rows = []
     for name, path in pages.items():
         runs = samples[name]
-        rows.append({
-            "page": name, "path": path,
-            "rps_median": statistics.median(run["rps"] for run in runs),
-            "ratio_median": statistics.median(run["ratio"] for run in runs),
-            "ratio_min": min(run["ratio"] for run in runs),
-            "non_2xx": sum(run["non_2xx"] for run in runs),
-            "rounds": runs,
-        })
+        rows.append(
+            {
+                "page": name,
+                "path": path,
+                "rps_median": statistics.median(run["rps"] for run in runs),
+                "ratio_median": statistics.median(run["ratio"] for run in runs),
+                "ratio_min": min(run["ratio"] for run in runs),
+                "non_2xx": sum(run["non_2xx"] for run in runs),
+                "rounds": runs,
+            }
+        )
     return rows
 
 
 def markdown(rows):
-    lines = ["| page | path | requests/s (median) | of the bare view (median) | lowest round |",
-             "| --- | --- | ---: | ---: | ---: |"]
+    lines = [
+        "| page | path | requests/s (median) | of the bare view (median) | lowest round |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
     for row in rows:
-        lines.append(f"| {row['page']} | `{row['path']}` | {row['rps_median']:,.0f} | {row['ratio_median']:.1%} | {row['ratio_min']:.1%} |")
+        lines.append(
+            f"| {row['page']} | `{row['path']}` | {row['rps_median']:,.0f} | {row['ratio_median']:.1%} | {row['ratio_min']:.1%} |"
+        )
     return "\n".join(lines)
 
 
@@ -269,9 +321,12 @@ def main(argv=None):
         server = start_server(dict(os.environ), port, Path(run_dir) / "gunicorn.log")
         check_pages(base, pages)
         load_before = os.getloadavg()[0]
-        print(f"load average {load_before:.2f} (on {os.cpu_count()} CPUs); {bank['questions']} questions, {bank['exercises']} exercises; gunicorn {WORKERS} workers, "
-              f"wrk {CONNECTIONS} connections, {args.rounds} rounds of {args.duration} s a page, "
-              f"each after {args.hello_duration} s of the hello view", flush=True)
+        print(
+            f"load average {load_before:.2f} (on {os.cpu_count()} CPUs); {bank['questions']} questions, {bank['exercises']} exercises; gunicorn {WORKERS} workers, "
+            f"wrk {CONNECTIONS} connections, {args.rounds} rounds of {args.duration} s a page, "
+            f"each after {args.hello_duration} s of the hello view",
+            flush=True,
+        )
         rows = summarise(pages, measure(wrk, base, pages, args.rounds, args.duration, args.hello_duration))
     finally:
         if server is not None:
@@ -283,10 +338,20 @@ def main(argv=None):
 
     slow = [row["page"] for row in rows if row["ratio_median"] < TARGET_RATIO]
     result = {
-        "load_average_before": load_before, "load_average_after": os.getloadavg()[0], "cpus": os.cpu_count(),
-        "bank": bank, "workers": WORKERS, "connections": CONNECTIONS, "rounds": args.rounds, "duration_s": args.duration, "hello_duration_s": args.hello_duration,
-        "cache": "redis" if redis is not None else "file", "database": urlsplit(args.database_url).scheme,
-        "target_ratio": TARGET_RATIO, "pages": rows, "below_target": slow,
+        "load_average_before": load_before,
+        "load_average_after": os.getloadavg()[0],
+        "cpus": os.cpu_count(),
+        "bank": bank,
+        "workers": WORKERS,
+        "connections": CONNECTIONS,
+        "rounds": args.rounds,
+        "duration_s": args.duration,
+        "hello_duration_s": args.hello_duration,
+        "cache": "redis" if redis is not None else "file",
+        "database": urlsplit(args.database_url).scheme,
+        "target_ratio": TARGET_RATIO,
+        "pages": rows,
+        "below_target": slow,
         "command": "python bench/page_speed.py " + " ".join(argv if argv is not None else sys.argv[1:]),
     }
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,5 @@
 """The URLconf of bench/page_speed_site.py: the project's URLs plus /bench-hello/."""
+
 from django.http import HttpResponse
 from django.urls import include, path
 

@@ -12,6 +12,7 @@ median of each process's median, and the spread between processes ((max - min) /
 median). A grading's headline is the ratio of the two kinds,
 so it cannot repeat more tightly than they do.
 """
+
 import argparse
 import json
 import os
@@ -57,8 +58,13 @@ def one_process(huge_pages, cpu):
     environment.update(PIN_CPU=str(cpu), OPENBLAS_NUM_THREADS="1")
     if not huge_pages:
         environment["NUMPY_MADVISE_HUGEPAGE"] = "0"
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(EXERCISE), str(ANSWER)], env=environment,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(EXERCISE), str(ANSWER)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -77,8 +83,10 @@ def main():
         for key, label in (("vectorised_s", "vectorised answer, 6.4 M"), ("python_loop_s", "Python loop, 800 k")):
             values = np.array([row[key] for row in rows])
             middle = float(np.median(values))
-            print(f"| {'on (default)' if huge_pages else 'off'} | {label} | {len(values)} | {middle * 1e3:.1f} ms | "
-                  f"{(values.max() - values.min()) / middle:.1%} |")
+            print(
+                f"| {'on (default)' if huge_pages else 'off'} | {label} | {len(values)} | {middle * 1e3:.1f} ms | "
+                f"{(values.max() - values.min()) / middle:.1%} |"
+            )
 
 
 if __name__ == "__main__":

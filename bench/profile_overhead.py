@@ -10,6 +10,7 @@ is called plain, under cProfile, and under cProfile with the line timer
 (grader/harness/lines.py), as the runner's profiled call does; the median of
 `--repeats` calls of each, after a warm-up, and the slowdowns against plain.
 """
+
 import argparse
 import cProfile
 import json
@@ -26,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from grader.harness.lines import LineTimer  # noqa: E402
 
-LOOP_ANSWER = '''
+LOOP_ANSWER = """
 import numpy as np
 
 
@@ -36,7 +37,7 @@ def transform(x):
         v = 2.0 * x[i] + 1.0
         out[i] = v * v
     return out
-'''
+"""
 VECTOR_ANSWER = ROOT / "bench" / "submissions" / "python-loop-to-numpy" / "numpy_honest.py"
 
 
@@ -81,7 +82,13 @@ def main():
     loop_path = "<loop answer>"
     rows = [
         measure("python loop", load(LOOP_ANSWER, loop_path), loop_path, 100_000, args.repeats),
-        measure("numpy model solution", load(VECTOR_ANSWER.read_text(), str(VECTOR_ANSWER)), str(VECTOR_ANSWER), 6_400_000, args.repeats),
+        measure(
+            "numpy model solution",
+            load(VECTOR_ANSWER.read_text(), str(VECTOR_ANSWER)),
+            str(VECTOR_ANSWER),
+            6_400_000,
+            args.repeats,
+        ),
     ]
     print(json.dumps(rows, indent=1))
 

@@ -8,6 +8,7 @@ large installation to Submission.program.
 It rewrites every row's `program` of the bench database (the leaderboards there are then
 stale: run leaderboard_bench.py again before timing pages).
 """
+
 import argparse
 import importlib
 import os
@@ -21,7 +22,9 @@ DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/helper_lb_bench"
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL, help="a seeded bench database (default: %(default)s)")
+    parser.add_argument(
+        "--database-url", default=DEFAULT_DATABASE_URL, help="a seeded bench database (default: %(default)s)"
+    )
     args = parser.parse_args()
     if "bench" not in urlsplit(args.database_url).path:
         parser.error("refusing to rewrite a database whose name does not contain 'bench'")
@@ -38,8 +41,10 @@ def main():
     with transaction.atomic():  # as `migrate` runs it on PostgreSQL
         migration.fingerprint_existing(apps, None)
     elapsed = time.perf_counter() - started
-    print(f"fingerprinted {rows:,} submissions in {elapsed:.1f} s ({elapsed / max(rows, 1) * 1e6:.0f} us a row); "
-          f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs")
+    print(
+        f"fingerprinted {rows:,} submissions in {elapsed:.1f} s ({elapsed / max(rows, 1) * 1e6:.0f} us a row); "
+        f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, on {os.cpu_count()} CPUs"
+    )
 
 
 if __name__ == "__main__":

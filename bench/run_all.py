@@ -7,6 +7,7 @@
 Each script writes its own bench/results/*.json; see docs/benchmarks.md for what
 they measure. Exits non-zero when any script failed to run.
 """
+
 import argparse
 import subprocess
 import sys
@@ -20,11 +21,18 @@ SCRIPTS = ("grading_bench.py", "leaderboard_bench.py", "load_bench.py", "page_sp
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", action="append", default=[], metavar="NAME",
-                        help="run only this script (e.g. grading or grading_bench.py); may be repeated")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="run only this script (e.g. grading or grading_bench.py); may be repeated",
+    )
     args = parser.parse_args()
-    wanted = {name if name.endswith(".py") else f"{name}.py" if f"{name}.py" in SCRIPTS else f"{name}_bench.py"
-              for name in args.only}
+    wanted = {
+        name if name.endswith(".py") else f"{name}.py" if f"{name}.py" in SCRIPTS else f"{name}_bench.py"
+        for name in args.only
+    }
     unknown = wanted - set(SCRIPTS)
     if unknown:
         parser.error(f"unknown script(s): {', '.join(sorted(unknown))}; choose from {', '.join(SCRIPTS)}")

@@ -19,6 +19,7 @@ one side. Prints the detection rate per transformation, the false-flag rate, and
 --sweep the same over other thresholds (how FLAG_THRESHOLD and MIN_SHARED_TOKENS were
 chosen). No database, no Django: `.venv/bin/python bench/similarity_bench.py [--sweep]`.
 """
+
 import argparse
 import ast
 import io
@@ -35,8 +36,26 @@ from teams.similarity import FLAG_THRESHOLD, MIN_SHARED_TOKENS, boilerplate_prin
 
 CORPUS = ROOT / "bench" / "similarity_corpus"
 BANK = ROOT / "questions" / "bank"
-SIMPLE_STATEMENT_STARTS = ("def ", "class ", "if ", "elif ", "else", "for ", "while ", "return", "import ", "from ",
-                           "with ", "try", "except", "finally", "@", "#", '"', "'")
+SIMPLE_STATEMENT_STARTS = (
+    "def ",
+    "class ",
+    "if ",
+    "elif ",
+    "else",
+    "for ",
+    "while ",
+    "return",
+    "import ",
+    "from ",
+    "with ",
+    "try",
+    "except",
+    "finally",
+    "@",
+    "#",
+    '"',
+    "'",
+)
 
 
 # Transformations -----------------------------------------------------------------------------------
@@ -47,10 +66,10 @@ def renamed(code, keep):
     new_names = {}
     pieces, cursor = [], 0
     for token in tokens(code):
-        name = code[token.start:token.end]
+        name = code[token.start : token.end]
         if token.text != "N" or name in keep:
             continue
-        pieces += [code[cursor:token.start], new_names.setdefault(name, f"renamed_{len(new_names)}")]
+        pieces += [code[cursor : token.start], new_names.setdefault(name, f"renamed_{len(new_names)}")]
         cursor = token.end
     return "".join(pieces) + code[cursor:]
 
@@ -64,8 +83,10 @@ def _swappable(first, second):
     indent = len(first) - len(first.lstrip())
     if not first.strip() or not second.strip() or indent != len(second) - len(second.lstrip()):
         return False
-    if any(line.strip().startswith(SIMPLE_STATEMENT_STARTS) or line.rstrip().endswith((":", "(", ",", "[", "\\"))
-           for line in (first, second)):
+    if any(
+        line.strip().startswith(SIMPLE_STATEMENT_STARTS) or line.rstrip().endswith((":", "(", ",", "[", "\\"))
+        for line in (first, second)
+    ):
         return False
     assigned = _assigned_name(first)
     return bool(assigned) and assigned not in second
@@ -76,7 +97,7 @@ def swapped(code):
     lines = code.splitlines(keepends=True)
     for i in range(len(lines) - 1):
         if _swappable(lines[i], lines[i + 1]):
-            return "".join(lines[:i] + [lines[i + 1], lines[i]] + lines[i + 2:])
+            return "".join(lines[:i] + [lines[i + 1], lines[i]] + lines[i + 2 :])
     return None
 
 
@@ -178,8 +199,13 @@ def measured_pairs():
                 match = compare(fingerprint(edited), fingerprint(answer), boilerplate)
                 pairs.append(("starter edited vs an answer", folder.name, match))
         boilerplate = _boilerplate(set(), starter, solution)
-        pairs.append(("starter edited vs starter edited", folder.name,
-                      compare(fingerprint(edited_starters[0]), fingerprint(edited_starters[1]), boilerplate)))
+        pairs.append(
+            (
+                "starter edited vs starter edited",
+                folder.name,
+                compare(fingerprint(edited_starters[0]), fingerprint(edited_starters[1]), boilerplate),
+            )
+        )
     return pairs
 
 
@@ -216,8 +242,10 @@ def sweep(pairs):
             counts = rates(pairs, threshold, min_tokens)
             found = [counts[g] for g in counts if g not in INDEPENDENT_GROUPS]
             false = [counts[g] for g in counts if g in INDEPENDENT_GROUPS]
-            lines.append(f"| {threshold:.1f} | {min_tokens} | {_percent(*map(sum, zip(*found, strict=True)))} "
-                         f"| {_percent(*map(sum, zip(*false, strict=True)))} |")
+            lines.append(
+                f"| {threshold:.1f} | {min_tokens} | {_percent(*map(sum, zip(*found, strict=True)))} "
+                f"| {_percent(*map(sum, zip(*false, strict=True)))} |"
+            )
     return "\n".join(lines)
 
 

@@ -18,6 +18,7 @@ Two checks, both cheap and deterministic:
    slow outliers) are graded with the rule and with all 15 pairs; the table gives how
    often each interval holds the true speedup and the pairs each used.
 """
+
 import json
 import sys
 from pathlib import Path
@@ -58,15 +59,17 @@ def replay():
             for bound in BOUNDS:
                 results = [stopped(g["reference_s"], g["submission_s"], g["echo_s"], bound) for g in gradings]
                 figures = [speedup for speedup, _, _ in results]
-                rows.append({
-                    "case": f"{case['exercise']} / {case['submission']}",
-                    "bound": bound,
-                    "median_pairs": float(np.median([pairs for _, _, pairs in results])),
-                    "median": float(np.median(figures)),
-                    "spread": spread(figures),
-                    "full_median": float(np.median(full)),
-                    "full_spread": spread(full),
-                })
+                rows.append(
+                    {
+                        "case": f"{case['exercise']} / {case['submission']}",
+                        "bound": bound,
+                        "median_pairs": float(np.median([pairs for _, _, pairs in results])),
+                        "median": float(np.median(figures)),
+                        "spread": spread(figures),
+                        "full_median": float(np.median(full)),
+                        "full_spread": spread(full),
+                    }
+                )
     return rows
 
 
@@ -75,10 +78,12 @@ def simulate(noise, outlier_share, rng, truth=4.0):
     level, a share of calls slowed 1.5-3x (a busy host), and a common per-pair
     factor both sides share (a slow spell, which the pairing cancels)."""
     spell = rng.lognormal(0.0, 0.2, PLANNED)
+
     def side(level):
         times = level * spell * rng.lognormal(0.0, noise, PLANNED)
         slowed = rng.random(PLANNED) < outlier_share
         return np.where(slowed, times * rng.uniform(1.5, 3.0, PLANNED), times)
+
     return side(0.4), side(0.4 / truth)
 
 
@@ -96,24 +101,41 @@ def coverage():
                 pairs.append(count)
                 full_low, full_high = stats.speedup_interval(reference, submission)
                 full_hits += full_low <= 4.0 <= full_high
-            rows.append({"noise": noise, "outliers": outlier_share, "stopped_coverage": stop_hits / SIMULATIONS,
-                         "full_coverage": full_hits / SIMULATIONS, "median_pairs": float(np.median(pairs))})
+            rows.append(
+                {
+                    "noise": noise,
+                    "outliers": outlier_share,
+                    "stopped_coverage": stop_hits / SIMULATIONS,
+                    "full_coverage": full_hits / SIMULATIONS,
+                    "median_pairs": float(np.median(pairs)),
+                }
+            )
     return rows
 
 
 def main():
     print("Replay on the 3 December gradings (15 pairs each, harness 1.5):\n")
-    print("| case | bound (half-width) | median pairs | median speedup | spread over gradings | all 15 pairs: median, spread |")
+    print(
+        "| case | bound (half-width) | median pairs | median speedup | spread over gradings | all 15 pairs: median, spread |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for row in replay():
-        print(f"| {row['case']} | {row['bound']:.1%} | {row['median_pairs']:g} | {row['median']:.3f} | {row['spread']:.1%} | "
-              f"{row['full_median']:.3f}, {row['full_spread']:.1%} |")
-    print(f"\nCoverage of a true speedup of 4 ({SIMULATIONS} synthetic gradings per row, bound {HEADLINE_HALF_WIDTH:.0%}, "
-          f"at least {MIN_PAIRS} and at most {PLANNED} pairs):\n")
-    print("| per-call noise (log sd) | calls slowed 1.5-3x | stopped: interval holds the truth | median pairs | all 15 pairs: interval holds the truth |")
+        print(
+            f"| {row['case']} | {row['bound']:.1%} | {row['median_pairs']:g} | {row['median']:.3f} | {row['spread']:.1%} | "
+            f"{row['full_median']:.3f}, {row['full_spread']:.1%} |"
+        )
+    print(
+        f"\nCoverage of a true speedup of 4 ({SIMULATIONS} synthetic gradings per row, bound {HEADLINE_HALF_WIDTH:.0%}, "
+        f"at least {MIN_PAIRS} and at most {PLANNED} pairs):\n"
+    )
+    print(
+        "| per-call noise (log sd) | calls slowed 1.5-3x | stopped: interval holds the truth | median pairs | all 15 pairs: interval holds the truth |"
+    )
     print("| ---: | ---: | ---: | ---: | ---: |")
     for row in coverage():
-        print(f"| {row['noise']:.2f} | {row['outliers']:.0%} | {row['stopped_coverage']:.1%} | {row['median_pairs']:g} | {row['full_coverage']:.1%} |")
+        print(
+            f"| {row['noise']:.2f} | {row['outliers']:.0%} | {row['stopped_coverage']:.1%} | {row['median_pairs']:g} | {row['full_coverage']:.1%} |"
+        )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 delivering anything, keeps the messages in memory, and lists them as JSON on
 http://<host>:8025/messages (sender, recipients, subject, body). Not for production:
 point EMAIL_URL at a real mail server there."""
+
 import json
 import threading
 from email import message_from_bytes, policy
@@ -18,12 +19,14 @@ class Catcher:
         message = message_from_bytes(envelope.content, policy=policy.default)
         body = message.get_body(preferencelist=("plain", "html"))
         with LOCK:
-            MESSAGES.append({
-                "from": envelope.mail_from,
-                "to": list(envelope.rcpt_tos),
-                "subject": str(message["subject"] or ""),
-                "body": body.get_content() if body is not None else "",
-            })
+            MESSAGES.append(
+                {
+                    "from": envelope.mail_from,
+                    "to": list(envelope.rcpt_tos),
+                    "subject": str(message["subject"] or ""),
+                    "body": body.get_content() if body is not None else "",
+                }
+            )
         return "250 Message accepted"
 
 

@@ -3,6 +3,7 @@ it runs. The judge reads no framework's settings; whoever embeds it (the web and
 worker side: submissions.apps) calls `configure` once at start, and again when a
 setting changes. Unconfigured, it grades with bubblewrap and the images
 `make images` builds."""
+
 from dataclasses import dataclass, replace
 
 BACKENDS = ("bwrap", "docker")

@@ -10,7 +10,9 @@ def detect_gpu():
     try:
         import cupy
     except ImportError:
-        raise NoGPU("CuPy is not installed, so this machine cannot grade GPU exercises (pip install cupy-cuda12x).") from None
+        raise NoGPU(
+            "CuPy is not installed, so this machine cannot grade GPU exercises (pip install cupy-cuda12x)."
+        ) from None
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except Exception as exc:  # CUDARuntimeError when there is no driver or device

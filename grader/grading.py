@@ -7,6 +7,7 @@ report line (grader.harness.protocol). Everything else the sandbox produced is
 evidence for a verdict the host decides itself: time, memory or output limits,
 or "rejected" when the harness never reported.
 """
+
 import json
 import secrets
 from dataclasses import dataclass, field
@@ -50,9 +51,22 @@ MESSAGES = {
 
 #: Every key a report has, whatever produced it (see the grading contract in the docs).
 REPORT_KEYS = (
-    "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
-    "scaling_exponent", "reference_scaling_exponent", "first_call_s", "hint", "failure", "hardware", "harness_version",
-    "profile", "roofline",
+    "verdict",
+    "speedup",
+    "speedup_ci",
+    "peak_memory_bytes",
+    "reference_peak_memory_bytes",
+    "message",
+    "sizes",
+    "scaling_exponent",
+    "reference_scaling_exponent",
+    "first_call_s",
+    "hint",
+    "failure",
+    "hardware",
+    "harness_version",
+    "profile",
+    "roofline",
 )
 
 
@@ -145,8 +159,11 @@ def harness_files():
 def trusted_files(exercise, job):
     """The job's files only the trusted side reads, by name (protocol.TRUSTED_FILES):
     they go to the harness on stdin, never into the sandbox's filesystem."""
-    files = {"job.json": json.dumps(job), "reference.py": exercise.files["reference.py"],
-             "inputs.py": exercise.files["inputs.py"]}
+    files = {
+        "job.json": json.dumps(job),
+        "reference.py": exercise.files["reference.py"],
+        "inputs.py": exercise.files["inputs.py"],
+    }
     if exercise.files.get("check.py"):
         files["check.py"] = exercise.files["check.py"]
     return files
@@ -199,14 +216,18 @@ def interpret(result, signed_report, exercise, job):
     if signed_report is not None:
         report = dict(signed_report)
         if report.get("verdict") not in Verdict.ALL:
-            raise PlatformError("grading.bad_report", f"the harness reported an unknown verdict {report.get('verdict')!r}")
+            raise PlatformError(
+                "grading.bad_report", f"the harness reported an unknown verdict {report.get('verdict')!r}"
+            )
         if result.oom_killed and report["verdict"] in KILLED_VERDICTS:
             # The harness saw a process die of SIGKILL; only the host's cgroup knows it was the OOM killer.
             report["verdict"] = Verdict.MEMORY_LIMIT
             report["message"] = None
     else:
         if result.details.get("sandbox_started") is False:
-            raise PlatformError("sandbox.setup_failed", result.details.get("bwrap_error") or "the sandbox did not start")
+            raise PlatformError(
+                "sandbox.setup_failed", result.details.get("bwrap_error") or "the sandbox did not start"
+            )
         report = {"verdict": _verdict_without_report(result)}
         report["failure"] = _failure_without_report(result)
     for key in REPORT_KEYS:

@@ -9,6 +9,7 @@ starts (`target="gpu"`): device memory bandwidth and a float32 compute peak.
 `manage.py measure_host [--gpu]` measures by hand; `current()` measures on first
 use where no worker has yet (`manage.py grade` on a fresh machine).
 """
+
 import fcntl
 import json
 import logging
@@ -84,7 +85,7 @@ def transparent_huge_pages(path=TRANSPARENT_HUGE_PAGES):
     except OSError:
         return "unknown"
     start, end = text.find("["), text.find("]")
-    return text[start + 1:end] if 0 <= start < end else "unknown"
+    return text[start + 1 : end] if 0 <= start < end else "unknown"
 
 
 def cpu_model():
@@ -112,7 +113,9 @@ def measure(target="cpu", backend=None):
     if done.timed_out:
         raise MeasurementFailed(f"the {target} benchmark took more than {limits.wall_time_s:g} s")
     if done.exit_code != 0:
-        raise MeasurementFailed(f"the {target} benchmark failed: {done.stderr.decode('utf-8', 'replace').strip()[-500:]}")
+        raise MeasurementFailed(
+            f"the {target} benchmark failed: {done.stderr.decode('utf-8', 'replace').strip()[-500:]}"
+        )
     figures = json.loads(done.stdout)
     command = "python manage.py measure_host" + (" --gpu" if target == "gpu" else "")
     return {**hardware_identity(), **figures, "measured_at": datetime.now(timezone.utc).isoformat(), "command": command}
@@ -153,7 +156,12 @@ def _with_best_of(new, kept):
     if kept is None or _age_s(kept) > KEEP_BEST_FOR_S:
         return {**new, "runs": 1}
     best = {key: max(new[key], kept[key]) for key in BEST_OF_FIGURES if key in new and key in kept}
-    return {**new, **best, "runs": kept.get("runs", 1) + 1, "first_measured_at": kept.get("first_measured_at", kept["measured_at"])}
+    return {
+        **new,
+        **best,
+        "runs": kept.get("runs", 1) + 1,
+        "first_measured_at": kept.get("first_measured_at", kept["measured_at"]),
+    }
 
 
 def _age_s(limits):
@@ -204,12 +212,19 @@ def measure_at_worker_start(target="cpu"):
     if target == "gpu":
         logger.info(
             "GPU limits on %s (%s): %.1f GB/s device memory bandwidth, %.1f GFLOP/s in float32",
-            limits["host"], limits["device"], limits["bandwidth_gbs"], limits["compute_gflops"],
+            limits["host"],
+            limits["device"],
+            limits["bandwidth_gbs"],
+            limits["compute_gflops"],
         )
         return limits
     logger.info(
         "host limits on %s (%s), CPU %s: %.1f GB/s memory bandwidth, %.1f GFLOP/s on one core",
-        limits["host"], limits["cpu_model"], limits["cpu"], limits["bandwidth_gbs"], limits["compute_gflops"],
+        limits["host"],
+        limits["cpu_model"],
+        limits["cpu"],
+        limits["bandwidth_gbs"],
+        limits["compute_gflops"],
     )
     if limits.get("shmem_huge_pages") not in SHMEM_HUGE_PAGES_GIVEN:
         logger.warning(

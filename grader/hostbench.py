@@ -24,6 +24,7 @@ product of 4096 x 4096 through cuBLAS, float32 being what the GPU exercises use.
 A new array comes from CuPy's memory pool, which clears nothing, so the one-pass
 figure there is close to the copy.
 """
+
 import json
 import os
 import sys

@@ -8,6 +8,7 @@ The bytes and flops are the least the task needs (read the inputs once, write th
 result once), so a figure below the roof measures what the code does beyond that
 minimum: extra passes, temporaries, interpreter work.
 """
+
 from . import host_limits
 from .harness import feedback
 from .verdicts import Verdict
@@ -26,9 +27,23 @@ INTERPRETED = 0.02
 #: that returns a new array can be there.
 NEAR_A_FRESH_PASS = 0.8
 #: What a report's `roofline.host` keeps of the measurement.
-HOST_FIELDS = ("host", "cpu_model", "cpu", "logical_cpus", "bandwidth_gbs", "copy_gbs", "triad_gbs", "fresh_pass_gbs", "compute_gflops",
-               "compute_dtype", "device", "measured_at", "command",
-               "transparent_huge_pages", "shmem_huge_pages")
+HOST_FIELDS = (
+    "host",
+    "cpu_model",
+    "cpu",
+    "logical_cpus",
+    "bandwidth_gbs",
+    "copy_gbs",
+    "triad_gbs",
+    "fresh_pass_gbs",
+    "compute_gflops",
+    "compute_dtype",
+    "device",
+    "measured_at",
+    "command",
+    "transparent_huge_pages",
+    "shmem_huge_pages",
+)
 
 
 def for_report(spec, report, limits=None):
@@ -95,17 +110,31 @@ def hint(roofline):
     memory_bound = intensity is None or intensity < roofline["ridge_flops_per_byte"]
     machine = "this GPU's" if on_gpu else "this machine's"
     if memory_bound:
-        fraction, achieved, roof, unit, what = mine["bandwidth_fraction"], mine["gbs"], host["bandwidth_gbs"], "GB/s", "memory bandwidth"
+        fraction, achieved, roof, unit, what = (
+            mine["bandwidth_fraction"],
+            mine["gbs"],
+            host["bandwidth_gbs"],
+            "GB/s",
+            "memory bandwidth",
+        )
     else:
         peak = f"{host.get('compute_dtype') or 'float32'} compute peak" if on_gpu else "compute peak on one core"
-        fraction, achieved, roof, unit, what = mine["compute_fraction"], mine["gflops"], host["compute_gflops"], "GFLOP/s", peak
+        fraction, achieved, roof, unit, what = (
+            mine["compute_fraction"],
+            mine["gflops"],
+            host["compute_gflops"],
+            "GFLOP/s",
+            peak,
+        )
     measured = f"{feedback.three_figures(achieved)} {unit} of {feedback.three_figures(roof)} {unit} measured"
     at = f"At size {largest['size']:,} you are at {feedback.percent(fraction)} of {machine} {what} ({measured})"
     if fraction > 1:
         if on_gpu:
             return f"{at}: the data fits in the GPU's L2 cache, which is faster than device memory. On larger inputs the memory roof applies."
-        return (f"{at}: the data fits in the CPU's caches, which are faster than main memory. "
-                "On inputs larger than the caches the memory roof applies.")
+        return (
+            f"{at}: the data fits in the CPU's caches, which are faster than main memory. "
+            "On inputs larger than the caches the memory roof applies."
+        )
     if fraction >= AT_THE_ROOF:
         if memory_bound:
             return f"{at}: the next step is fewer passes over memory, not faster ones."
@@ -119,33 +148,49 @@ def hint(roofline):
 
 def _below_a_gpu_roof(at, fraction, memory_bound):
     if fraction < INTERPRETED:
-        return (f"{at}: far below what the device can do, so the time goes to something other than the kernels' work: "
-                "many small kernel launches (a Python loop over elements or rows), copies to or from the host, or "
-                "waiting for the device inside a loop (.get(), .item(), printing a value). Do the whole array in one call.")
+        return (
+            f"{at}: far below what the device can do, so the time goes to something other than the kernels' work: "
+            "many small kernel launches (a Python loop over elements or rows), copies to or from the host, or "
+            "waiting for the device inside a loop (.get(), .item(), printing a value). Do the whole array in one call."
+        )
     if not memory_bound:
-        return (f"{at}: the arithmetic is not keeping the GPU busy; batch it into fewer, larger operations "
-                "(one batched matrix product rather than many small ones).")
-    return (f"{at}: your time is what moving the data the task needs {_passes(fraction)} would take. On a GPU each "
-            "separate array operation is a kernel that reads and writes the whole array in device memory: fuse the "
-            "steps into one kernel (cupy.fuse, cupy.ElementwiseKernel), avoid temporaries, and keep the data on the device.")
+        return (
+            f"{at}: the arithmetic is not keeping the GPU busy; batch it into fewer, larger operations "
+            "(one batched matrix product rather than many small ones)."
+        )
+    return (
+        f"{at}: your time is what moving the data the task needs {_passes(fraction)} would take. On a GPU each "
+        "separate array operation is a kernel that reads and writes the whole array in device memory: fuse the "
+        "steps into one kernel (cupy.fuse, cupy.ElementwiseKernel), avoid temporaries, and keep the data on the device."
+    )
 
 
 def _below_the_memory_roof(at, fraction, gbs, fresh_pass_gbs):
     passes = _passes(fraction)
     if fraction < INTERPRETED:
-        return (f"{at}: your time is what moving the data the task needs {passes} would take, more than a chain "
-                "of whole-array operations costs. The time goes to per-element work in Python (a loop, a "
-                "comprehension, conversions to and from lists): look for it first, then count the passes.")
+        return (
+            f"{at}: your time is what moving the data the task needs {passes} would take, more than a chain "
+            "of whole-array operations costs. The time goes to per-element work in Python (a loop, a "
+            "comprehension, conversions to and from lists): look for it first, then count the passes."
+        )
     if fresh_pass_gbs and gbs >= NEAR_A_FRESH_PASS * fresh_pass_gbs:
-        return (f"{at}: about what one pass that writes a new array reaches on this machine ({feedback.three_figures(fresh_pass_gbs)} GB/s "
-                "measured; the operating system clears a new array's memory as it is first touched, so the roof "
-                "itself is out of reach). There is little left to gain in passes over the data.")
-    fresh = (f" Even one fused pass that writes a new array reaches {feedback.three_figures(fresh_pass_gbs)} GB/s here (measured), as the "
-             "operating system clears the new array's memory as it is first touched." if fresh_pass_gbs else "")
-    return (f"{at}: your time is what moving the data the task needs {passes} would take. Each extra pass costs "
-            f"time (every whole-array operation reads and writes the data at least once), and so does each new array.{fresh} "
-            "Count the passes in the line-by-line profile; do fewer operations, work in place (out=, +=), or fuse the "
-            "steps into one pass.")
+        return (
+            f"{at}: about what one pass that writes a new array reaches on this machine ({feedback.three_figures(fresh_pass_gbs)} GB/s "
+            "measured; the operating system clears a new array's memory as it is first touched, so the roof "
+            "itself is out of reach). There is little left to gain in passes over the data."
+        )
+    fresh = (
+        f" Even one fused pass that writes a new array reaches {feedback.three_figures(fresh_pass_gbs)} GB/s here (measured), as the "
+        "operating system clears the new array's memory as it is first touched."
+        if fresh_pass_gbs
+        else ""
+    )
+    return (
+        f"{at}: your time is what moving the data the task needs {passes} would take. Each extra pass costs "
+        f"time (every whole-array operation reads and writes the data at least once), and so does each new array.{fresh} "
+        "Count the passes in the line-by-line profile; do fewer operations, work in place (out=, +=), or fuse the "
+        "steps into one pass."
+    )
 
 
 def _passes(fraction):

@@ -1,6 +1,7 @@
 """Author-side check of an exercise: its model solution must be accepted when
 graded against its reference, through the same sandbox and harness learners get.
 The question loader calls this before it publishes a new exercise version."""
+
 from dataclasses import dataclass
 
 from . import config
@@ -46,8 +47,10 @@ def refusal_message(report):
     if report["verdict"] == Verdict.INTERNAL_ERROR and failure.get("reference"):
         # The reference could not run: nothing about solution.py was learnt.
         printed = (failure.get("reference_output") or "").rstrip()
-        return (f"reference.py failed, so nothing could be compared. {report['message']}\n{failure['reference'].rstrip()}"
-                + (f"\nreference.py printed:\n{printed}" if printed else ""))
+        return (
+            f"reference.py failed, so nothing could be compared. {report['message']}\n{failure['reference'].rstrip()}"
+            + (f"\nreference.py printed:\n{printed}" if printed else "")
+        )
     lines = [f"solution.py was graded {report['verdict']}: {report['message']}"]
     if failure.get("line"):
         lines.append(f"solution.py, line {failure['line']}")

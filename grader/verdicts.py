@@ -1,5 +1,6 @@
 """The verdicts the judge decides, as one namespace. The words are the harness's
 (grader/harness/feedback.py), which decides most of them inside the sandbox."""
+
 from .harness import feedback
 
 

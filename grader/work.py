@@ -7,6 +7,7 @@ parsed with `ast` and walked node by node; nothing is ever passed to eval, and a
 power's exponent must be a small number written out, so no formula can make the
 loader or the grader compute for long.
 """
+
 import ast
 import math
 import operator
@@ -15,7 +16,13 @@ WORK_KEYS = ("bytes", "flops")
 MAX_FORMULA_CHARS = 200
 MAX_EXPONENT = 4
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}
+_BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.Pow: operator.pow,
+}
 _UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
@@ -88,7 +95,9 @@ def check_work(work, sizes):
     """The `work` front matter as {"bytes": formula, "flops": formula} (stripped
     strings, or numbers as written), or BadFormula. Both formulas must hold at every size in `sizes`."""
     if not isinstance(work, dict) or set(work) != set(WORK_KEYS):
-        raise BadFormula(f"'work' must be a mapping with exactly the keys bytes and flops (formulas in n), got {work!r}")
+        raise BadFormula(
+            f"'work' must be a mapping with exactly the keys bytes and flops (formulas in n), got {work!r}"
+        )
     checked = {}
     for key in WORK_KEYS:
         formula = _as_text(work[key])

@@ -1,4 +1,5 @@
 """The Hotpath API over HTTP: one method per endpoint the client uses, API errors as CliError."""
+
 import requests
 
 from .errors import CliError
@@ -23,7 +24,9 @@ class Api:
         except requests.exceptions.MissingSchema:
             raise CliError(f"{self.server!r} has no scheme; use e.g. http://127.0.0.1:8000.") from None
         except requests.exceptions.RequestException as exc:
-            raise CliError(f"Cannot reach {self.server}: {type(exc).__name__}. Is the address right and the server up?") from None
+            raise CliError(
+                f"Cannot reach {self.server}: {type(exc).__name__}. Is the address right and the server up?"
+            ) from None
         try:
             body = response.json()
         except ValueError:

@@ -1,5 +1,6 @@
 """Where `hotpath login` keeps the server and token: $XDG_CONFIG_HOME/hotpath/config.json
 (~/.config/...), readable by its owner only. HOTPATH_SERVER and HOTPATH_TOKEN override it."""
+
 import json
 import os
 from pathlib import Path

@@ -2,6 +2,7 @@
 
 Exit status: 0 done (and, for check/submit --wait, accepted); 1 graded but not accepted;
 2 anything the user can fix (a message says what); 130 interrupted."""
+
 import argparse
 import getpass
 import json
@@ -55,7 +56,9 @@ def cmd_login(args):
     me = Api(args.server, token).get("me/")
     path = config.save(args.server.rstrip("/"), token)
     scope = me["token"]["scope"] if me.get("token") else "session"
-    say(f"Logged in to {args.server} as {me['username']} (token scope: {scope}; expires {me['token']['expires_at'][:10]}).")
+    say(
+        f"Logged in to {args.server} as {me['username']} (token scope: {scope}; expires {me['token']['expires_at'][:10]})."
+    )
     say(f"Saved to {path} (readable by you only).")
     return 0
 
@@ -71,7 +74,10 @@ def cmd_list(args):
         say("Nothing matches.")
         return 0
     on_gpu = {exercise["slug"] for exercise in exercises if exercise["target"] == "gpu"}
-    table = [[r["slug"], f"{r['kind']}, GPU" if r["slug"] in on_gpu else r["kind"], r["difficulty"], r["topic"]] for r in rows]
+    table = [
+        [r["slug"], f"{r['kind']}, GPU" if r["slug"] in on_gpu else r["kind"], r["difficulty"], r["topic"]]
+        for r in rows
+    ]
     say(format_table(["slug", "kind", "difficulty", "topic"], table))
     if on_gpu.intersection(r["slug"] for r in rows):
         say("GPU: graded only where the server has a GPU worker.")
@@ -111,7 +117,9 @@ def cmd_pull(args):
     starter.write_text(exercise["starter_code"], encoding="utf-8")
     (folder / "README.md").write_text(exercise_readme(exercise), encoding="utf-8")
     say(f"Wrote {starter} and {folder / 'README.md'} (v{exercise['version']}: define {exercise['entry_point']}).")
-    say(f"Next: edit {starter}, then `hotpath check {args.slug} {starter}` or `hotpath submit {args.slug} {starter} --wait`.")
+    say(
+        f"Next: edit {starter}, then `hotpath check {args.slug} {starter}` or `hotpath submit {args.slug} {starter} --wait`."
+    )
     return 0
 
 
@@ -208,7 +216,9 @@ def cmd_editorial(args):
 
 
 def parser():
-    top = argparse.ArgumentParser(prog="hotpath", description="Practise Hotpath exercises from your own editor and terminal.")
+    top = argparse.ArgumentParser(
+        prog="hotpath", description="Practise Hotpath exercises from your own editor and terminal."
+    )
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     login = commands.add_parser("login", help="store a personal access token for a server")
@@ -237,12 +247,15 @@ def parser():
     submit_cmd = commands.add_parser("submit", help="submit for grading (speed and memory against the reference)")
     submit_cmd.add_argument("slug")
     submit_cmd.add_argument("file")
-    submit_cmd.add_argument("--wait", action="store_true", help="show progress, then the verdict; exit 1 unless accepted")
+    submit_cmd.add_argument(
+        "--wait", action="store_true", help="show progress, then the verdict; exit 1 unless accepted"
+    )
     submit_cmd.add_argument("--json", action="store_true", help="print the submission as JSON")
     submit_cmd.set_defaults(run=cmd_submit)
 
     again = commands.add_parser(
-        "again", help="grade one of your accepted answers again (the leaderboard counts the same code by its middle grading)"
+        "again",
+        help="grade one of your accepted answers again (the leaderboard counts the same code by its middle grading)",
     )
     again.add_argument("submission", type=int)
     again.add_argument("--wait", action="store_true", help="show progress, then the verdict; exit 1 unless accepted")
@@ -259,7 +272,9 @@ def parser():
     board.add_argument("--hardware", help="cpu (default) or a GPU model")
     board.add_argument("--page", type=int, default=1)
     board.set_defaults(run=cmd_leaderboard)
-    editorial = commands.add_parser("editorial", help="an exercise's sample answer and model solution, once you solved it")
+    editorial = commands.add_parser(
+        "editorial", help="an exercise's sample answer and model solution, once you solved it"
+    )
     editorial.add_argument("slug")
     editorial.set_defaults(run=cmd_editorial)
     return top

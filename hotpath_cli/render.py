@@ -1,4 +1,5 @@
 """Plain-text views of what the API returns."""
+
 import unicodedata
 
 from .errors import CliError
@@ -43,7 +44,9 @@ def format_submission(submission):
         position = submission["progress"].get("queue_position")
         ahead = f" ({position} ahead)" if position is not None else ""
         return f"Submission #{submission['id']} on {submission['exercise']}: {submission['status']}{ahead}\n{submission['web_url']}"
-    lines = [f"Submission #{submission['id']} on {submission['exercise']} (v{submission['exercise_version']}, {submission['purpose']})"]
+    lines = [
+        f"Submission #{submission['id']} on {submission['exercise']} (v{submission['exercise_version']}, {submission['purpose']})"
+    ]
     lines.append(f"Verdict: {submission['verdict_label'] or submission['verdict']}")
     if submission.get("message"):
         lines.append(submission["message"].strip())
@@ -54,10 +57,23 @@ def format_submission(submission):
         lines.append(f"Speedup: {_times(submission['speedup'])} against the reference{ci}")
     lines += _against_previous_lines(submission.get("against_previous"))
     if submission["peak_memory_bytes"] is not None:
-        lines.append(f"Peak memory: {_mib(submission['peak_memory_bytes'])} (reference {_mib(submission['reference_peak_memory_bytes'])})")
-    sizes = [size for size in submission.get("sizes") or [] if size["time_s"] is not None]  # a quick check times nothing
+        lines.append(
+            f"Peak memory: {_mib(submission['peak_memory_bytes'])} (reference {_mib(submission['reference_peak_memory_bytes'])})"
+        )
+    sizes = [
+        size for size in submission.get("sizes") or [] if size["time_s"] is not None
+    ]  # a quick check times nothing
     if sizes:
-        rows = [[f"{s['size']:,}", _seconds(s["time_s"]), _seconds(s["reference_time_s"]), _times(s["speedup"]), s["pairs"] or MISSING] for s in sizes]
+        rows = [
+            [
+                f"{s['size']:,}",
+                _seconds(s["time_s"]),
+                _seconds(s["reference_time_s"]),
+                _times(s["speedup"]),
+                s["pairs"] or MISSING,
+            ]
+            for s in sizes
+        ]
         lines.append("")
         lines.append(format_table(["size", "yours", "reference", "speedup", "pairs"], rows))
     report = submission.get("report") or {}
@@ -76,14 +92,20 @@ def _against_previous_lines(against):
         return []
     ratio, previous = against["ratio"], f"#{against['previous']}"
     if against["outcome"] == "same_code":
-        return [f"Against your previous answer ({previous}): the same code, read {_times(ratio)} apart: "
-                "the machine's noise, not a change of yours."]
+        return [
+            f"Against your previous answer ({previous}): the same code, read {_times(ratio)} apart: "
+            "the machine's noise, not a change of yours."
+        ]
     if against["outcome"] == "faster":
         return [f"Against your previous answer ({previous}): {_times(ratio)} faster; the 95% intervals do not overlap."]
     if against["outcome"] == "slower":
-        return [f"Against your previous answer ({previous}): {_times(1 / ratio)} slower; the 95% intervals do not overlap."]
-    return [f"Against your previous answer ({previous}): no difference this grading can tell ({_times(ratio)}, "
-            "but the 95% intervals overlap)."]
+        return [
+            f"Against your previous answer ({previous}): {_times(1 / ratio)} slower; the 95% intervals do not overlap."
+        ]
+    return [
+        f"Against your previous answer ({previous}): no difference this grading can tell ({_times(ratio)}, "
+        "but the 95% intervals overlap)."
+    ]
 
 
 def _failure_lines(failure):
@@ -106,22 +128,43 @@ def _profile_lines(profile):
     if profile.get("status") != "done" or not rows:
         return []
     traced = profile.get("traced_s")
-    table = [[row["line"], row["code"], row["hits"], _seconds(row["seconds"]), f"{row['seconds'] / traced:.0%}" if traced else MISSING]
-             for row in rows]
-    return ["", f"Where the time went (one untimed, profiled call on the input of size {profile['size']:,}):",
-            format_table(["line", "code", "runs", "time", "share"], table)]
+    table = [
+        [
+            row["line"],
+            row["code"],
+            row["hits"],
+            _seconds(row["seconds"]),
+            f"{row['seconds'] / traced:.0%}" if traced else MISSING,
+        ]
+        for row in rows
+    ]
+    return [
+        "",
+        f"Where the time went (one untimed, profiled call on the input of size {profile['size']:,}):",
+        format_table(["line", "code", "runs", "time", "share"], table),
+    ]
 
 
 def format_board(board):
     if board["hardware"] is None:
         return f"No accepted submissions on {board['exercise']} yet."
     if board["hardware"] not in board["hardware_available"]:
-        raise CliError(f"No results on {board['hardware']!r}; boards exist for: {', '.join(board['hardware_available']) or 'none'}.")
+        raise CliError(
+            f"No results on {board['hardware']!r}; boards exist for: {', '.join(board['hardware_available']) or 'none'}."
+        )
     rows = [
-        [_rank(row), row["name"] + (" (you)" if row["is_you"] else ""), _counted_speedup(row), _mib(row["peak_memory_bytes"]), f"v{row['exercise_version']}"]
+        [
+            _rank(row),
+            row["name"] + (" (you)" if row["is_you"] else ""),
+            _counted_speedup(row),
+            _mib(row["peak_memory_bytes"]),
+            f"v{row['exercise_version']}",
+        ]
         for row in board["results"]
     ]
-    text = [f"{board['exercise']} on {board['hardware']} (page {board['page']} of {board['pages']}, {board['count']} people)"]
+    text = [
+        f"{board['exercise']} on {board['hardware']} (page {board['page']} of {board['pages']}, {board['count']} people)"
+    ]
     text.append(format_table(["rank", "name", "speedup", "memory", "version"], rows))
     you = board.get("you")
     text.append(f"Your place: {_place(you)} at {_counted_speedup(you)}." if you else "You are not on this board yet.")

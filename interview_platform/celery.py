@@ -1,5 +1,6 @@
 """The Celery app. Grading tasks go to queue `cpu` or `gpu`; the Submission row
 holds every result, so Celery's own result backend is off."""
+
 import os
 
 from celery import Celery

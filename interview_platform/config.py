@@ -3,6 +3,7 @@
 Each helper fails loudly (ImproperlyConfigured) on a value it cannot parse,
 so a typo in a deployment shows up at start-up instead of as odd behaviour.
 """
+
 import os
 
 from django.core.exceptions import ImproperlyConfigured

@@ -14,6 +14,7 @@ Here the message is written to a name no consumer picks up (`.part` after
 place when complete; a rename within one folder is atomic, so a consumer sees
 the whole message or nothing.
 """
+
 import os
 import uuid
 from contextlib import suppress

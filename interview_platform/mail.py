@@ -10,6 +10,7 @@ console in development), retrying while the mail server is unreachable.
 The tests' locmem backend replaces EMAIL_BACKEND as usual (pytest-django), so
 code that sends mail is tested against mail.outbox unchanged.
 """
+
 import base64
 import smtplib
 

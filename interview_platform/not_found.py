@@ -4,6 +4,7 @@ URL patterns; a visitor trying the demo should see the page production shows. Ev
 else DEBUG does is unchanged: this only answers a 404 (a URL that matches nothing, or a view
 raising Http404) with `django.views.defaults.page_not_found`, the production handler.
 With DEBUG off it does nothing: Django already renders our 404.html."""
+
 from django.conf import settings
 from django.http import Http404
 from django.urls import Resolver404, get_resolver

@@ -4,6 +4,7 @@ environment through interview_platform.config, which fails loudly on bad values.
 With nothing set, the app runs on SQLite with a filesystem Celery broker and
 the bubblewrap sandbox, so `make run` needs no server.
 """
+
 import os
 import tempfile
 from pathlib import Path

@@ -2,6 +2,7 @@
 "each person's best", kept current by a receiver of submissions.signals.submission_graded
 and rebuilt from scratch by `manage.py rebuild_leaderboards`. Every leaderboard page
 reads only these tables, through the indexes declared here."""
+
 from django.conf import settings
 from django.db import models
 
@@ -68,7 +69,9 @@ class UserScore(models.Model):
     )
     points = models.PositiveIntegerField(default=0)
     solved = models.PositiveIntegerField(default=0)
-    reached_at = models.DateTimeField(help_text="When the current total was reached (ties go to whoever got there first).")
+    reached_at = models.DateTimeField(
+        help_text="When the current total was reached (ties go to whoever got there first)."
+    )
 
     class Meta:
         indexes = [models.Index(fields=["-points", "reached_at", "user"], name="lb_score_rank")]

@@ -1,4 +1,5 @@
 """Keep the leaderboards current as the grader finishes submissions."""
+
 import logging
 
 from django.dispatch import receiver

@@ -9,6 +9,7 @@ counts as faster than the reference (submissions.speed: its interval wholly abov
 the unchanged starter). An answer that is correct but not faster has no entry, no points
 and no "faster than N%". Entries whose intervals overlap share a rank (board_ranks).
 """
+
 import math
 from dataclasses import dataclass
 from datetime import datetime
@@ -211,8 +212,13 @@ def summarise(entries):
 def _entry_summaries(entries):
     """The fields summarise() reads, as dicts."""
     return entries.values(
-        "user_id", "question_id", "speedup", "peak_memory_bytes", "achieved_at",
-        difficulty=F("question__difficulty"), topic=F("question__topic"),
+        "user_id",
+        "question_id",
+        "speedup",
+        "peak_memory_bytes",
+        "achieved_at",
+        difficulty=F("question__difficulty"),
+        topic=F("question__topic"),
     )
 
 
@@ -262,7 +268,9 @@ def rebuild():
     UserScore.objects.all().delete()
     LeaderboardEntry.objects.all().delete()
     entries = (
-        LeaderboardEntry(user_id=user_id, question_id=question_id, hardware=hardware, **_entry_fields(grading, gradings))
+        LeaderboardEntry(
+            user_id=user_id, question_id=question_id, hardware=hardware, **_entry_fields(grading, gradings)
+        )
         for user_id, question_id, hardware, grading, gradings in counted_gradings()
     )
     entry_count = 0
@@ -354,7 +362,7 @@ def ranked_page(page):
         return []
     first = entries[0]
     ranks = board_ranks(first.question_id, first.hardware, page.start_index() + len(entries) - 1)
-    return list(zip(entries, ranks[page.start_index() - 1:]))
+    return list(zip(entries, ranks[page.start_index() - 1 :]))
 
 
 def rank_of_entry(entry):
@@ -397,7 +405,12 @@ def position_of_entry(entry):
 
 def exercises():
     """Coding questions, for the board index (retired ones keep their board)."""
-    return Question.objects.public().filter(kind=Kind.CODING).only("slug", "title", "topic", "difficulty").order_by("topic", "title")
+    return (
+        Question.objects.public()
+        .filter(kind=Kind.CODING)
+        .only("slug", "title", "topic", "difficulty")
+        .order_by("topic", "title")
+    )
 
 
 def topics():
@@ -405,7 +418,13 @@ def topics():
     key = f"leaderboards:topics:{bank_version()}"
     found = cache.get(key)
     if found is None:
-        names = Question.objects.public().filter(kind=Kind.CODING).values_list("topic", flat=True).distinct().order_by("topic")
+        names = (
+            Question.objects.public()
+            .filter(kind=Kind.CODING)
+            .values_list("topic", flat=True)
+            .distinct()
+            .order_by("topic")
+        )
         found = [(slugify(name), name) for name in names]
         cache.set(key, found, TOPICS_CACHE_S)
     return found

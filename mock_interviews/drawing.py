@@ -1,6 +1,7 @@
 """Which questions a mock interview holds: a mix of kinds scaled to its length, from
 the chosen topics and level, that the learner has not seen, and that this install can
 grade (a GPU exercise only while a GPU worker is online)."""
+
 import random
 from dataclasses import dataclass
 
@@ -89,4 +90,3 @@ def draw(user, minutes, topics=(), difficulty="", rng=random):
     if not drawn:
         raise NothingToDraw("No question matches those topics and level: choose more topics or any level.")
     return Draw(questions=drawn, note=" ".join(notes))
-

@@ -9,7 +9,9 @@ class StartForm(forms.Form):
         label="Length", choices=Length.choices, coerce=int, initial=Length.SHORT, widget=forms.RadioSelect
     )
     topics = forms.MultipleChoiceField(
-        label="Topics", required=False, widget=forms.CheckboxSelectMultiple,
+        label="Topics",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
         help_text="None ticked: questions from every topic.",
     )
     difficulty = forms.ChoiceField(label="Level", choices=drawing.DIFFICULTY_CHOICES, required=False)

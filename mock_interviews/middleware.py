@@ -1,6 +1,7 @@
 """The practice gate of a mock interview: while it runs, the question pages of its
 questions (statement, answer checks, attempts: where a sample answer is revealed) are
 refused with a page that says why, as an assessment sitting's are (teams.middleware)."""
+
 from django.shortcuts import render
 
 from .sittings import open_item_with_question

@@ -1,6 +1,7 @@
 """A mock interview: a timed set of bank questions a learner sits alone, drawn from
 what they have not seen, then a report. The server's `deadline` is the rule: answers
 after it are refused, and the interview is closed at the deadline once anyone reads it."""
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse

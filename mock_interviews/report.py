@@ -10,6 +10,7 @@ Scores (0..1):
   correct but not distinguishably faster, 0 for the starter code unchanged or no accepted
   answer; None while a grading is still running.
 An unanswered question scores 0."""
+
 from dataclasses import dataclass
 
 from questions.models import Attempt, Kind, Question, Track
@@ -119,8 +120,12 @@ def _next_track_items(user, weak_topics):
     """Each track's first unsolved question, those in a weak topic first (else any), in the bank's order."""
     solved = _solved_question_ids(user)
     tracks = list(Track.objects.all())
-    questions = {q.slug: q for q in Question.objects.public().live().filter(
-        slug__in={slug for track in tracks for slug in track.question_slugs})}
+    questions = {
+        q.slug: q
+        for q in Question.objects.public()
+        .live()
+        .filter(slug__in={slug for track in tracks for slug in track.question_slugs})
+    }
     steps = []
     for track in tracks:
         live = [questions[slug] for slug in track.question_slugs if slug in questions]
@@ -138,8 +143,12 @@ def interview_report(interview):
     results = [item_result(item) for item in items]
     pairs = [(r.item.attempt.confidence, r.item.attempt.score) for r in results if r.item.attempt is not None]
     weak = _weak_topics(results)
-    return Report(results=results, calibration=calibration(pairs), weak_topics=weak,
-                  next_track_items=_next_track_items(interview.user, weak))
+    return Report(
+        results=results,
+        calibration=calibration(pairs),
+        weak_topics=weak,
+        next_track_items=_next_track_items(interview.user, weak),
+    )
 
 
 def history_row_score(interview):

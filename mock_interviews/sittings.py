@@ -3,6 +3,7 @@
 The clock starts when the interview is created; `deadline` = start + its length. Every
 change to an answer goes through ensure_open, so nothing is accepted after the deadline;
 an interview past its deadline is closed (at the deadline) the moment anyone reads it."""
+
 from datetime import timedelta
 
 from django.conf import settings
@@ -62,12 +63,22 @@ def start_interview(user, minutes, topics=(), difficulty="", now=None):
         raise RunningAlready("You are sitting a mock interview already: finish it before you start another.")
     chosen = drawing.draw(user, minutes, topics, difficulty)
     interview = MockInterview.objects.create(
-        user=user, minutes=minutes, topics=sorted(topics), difficulty=difficulty, pool_note=chosen.note,
-        started_at=now, deadline=now + timedelta(minutes=minutes),
+        user=user,
+        minutes=minutes,
+        topics=sorted(topics),
+        difficulty=difficulty,
+        pool_note=chosen.note,
+        started_at=now,
+        deadline=now + timedelta(minutes=minutes),
     )
     MockItem.objects.bulk_create(
-        MockItem(interview=interview, position=position, question=drawn.question,
-                 exercise_version=drawn.exercise_version, seen_before=drawn.seen_before)
+        MockItem(
+            interview=interview,
+            position=position,
+            question=drawn.question,
+            exercise_version=drawn.exercise_version,
+            seen_before=drawn.seen_before,
+        )
         for position, drawn in enumerate(chosen.questions)
     )
     return interview
@@ -142,8 +153,9 @@ def save_answer(item, *, text=None, numeric_input=None, confidence=None, now=Non
     if item.question.kind == Kind.NUMERIC:
         item.numeric_input = (numeric_input or "").strip()[:100]
         question = item.question
-        check = check_numeric(item.numeric_input, answer=question.answer_value, unit=question.answer_unit,
-                              tolerance=question.tolerance)
+        check = check_numeric(
+            item.numeric_input, answer=question.answer_value, unit=question.answer_unit, tolerance=question.tolerance
+        )
         message = "" if check.ok or not item.numeric_input else check.error
         fields.append("numeric_input")
     else:
@@ -207,4 +219,3 @@ def user_interviews(user):
 def own_interview(user, pk):
     """The user's own interview `pk`, or None: nobody else's is ever shown."""
     return MockInterview.objects.filter(user=user, pk=pk).first()
-

@@ -1,5 +1,6 @@
 """The mock interview pages: the start form and history, the timed question pages, the
 report. Every page shows only the signed-in learner's own interviews (404 otherwise)."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -105,7 +106,9 @@ def save_answer(request, pk, number):
     item = _item_or_404(interview, number)
     try:
         message = sittings.save_answer(
-            item, text=request.POST.get("text"), numeric_input=request.POST.get("numeric_input"),
+            item,
+            text=request.POST.get("text"),
+            numeric_input=request.POST.get("numeric_input"),
             confidence=request.POST.get("confidence"),
         )
     except sittings.MockInterviewError as error:

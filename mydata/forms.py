@@ -2,7 +2,9 @@ from django import forms
 
 
 class CloseAccountForm(forms.Form):
-    password = forms.CharField(widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}), label="Your password, to confirm")
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}), label="Your password, to confirm"
+    )
 
     def __init__(self, user, *args, **kwargs):
         super().__init__(*args, **kwargs)

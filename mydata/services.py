@@ -4,6 +4,7 @@ Closing keeps what a hiring team holds from a sitting (the candidate session, it
 and assessment submissions belong to the team's assessment) and removes everything else:
 practice submissions leave the leaderboards, answers and drafts go, the account can no
 longer sign in and no longer carries a name or an e-mail address."""
+
 import csv
 import io
 
@@ -22,14 +23,41 @@ from teams.models import Organisation, Role
 #: submissions stay with the hiring team's report (and are not exported: the team's questions).
 OWN_PURPOSES = (Purpose.PRACTICE, Purpose.QUICK_CHECK)
 SUBMISSION_COLUMNS = (
-    "id", "exercise", "exercise_version", "purpose", "status", "verdict", "speedup", "speedup_ci_low",
-    "speedup_ci_high", "peak_memory_bytes", "reference_peak_memory_bytes", "hardware", "created_at", "finished_at", "code",
+    "id",
+    "exercise",
+    "exercise_version",
+    "purpose",
+    "status",
+    "verdict",
+    "speedup",
+    "speedup_ci_low",
+    "speedup_ci_high",
+    "peak_memory_bytes",
+    "reference_peak_memory_bytes",
+    "hardware",
+    "created_at",
+    "finished_at",
+    "code",
 )
-ANSWER_COLUMNS = ("id", "question", "answer_text", "numeric_input", "numeric_correct", "rubric_checked", "confidence", "score", "created_at")
+ANSWER_COLUMNS = (
+    "id",
+    "question",
+    "answer_text",
+    "numeric_input",
+    "numeric_correct",
+    "rubric_checked",
+    "confidence",
+    "score",
+    "created_at",
+)
 
 
 def own_submissions(user):
-    return Submission.objects.filter(user=user, purpose__in=OWN_PURPOSES).select_related("exercise__question").order_by("created_at", "id")
+    return (
+        Submission.objects.filter(user=user, purpose__in=OWN_PURPOSES)
+        .select_related("exercise__question")
+        .order_by("created_at", "id")
+    )
 
 
 def _submission_row(submission):
@@ -94,8 +122,10 @@ def _mock_interview_row(interview):
 
 
 def mock_interviews(user):
-    return MockInterview.objects.filter(user=user).order_by("started_at", "id").prefetch_related(
-        "items__question", "items__submissions"
+    return (
+        MockInterview.objects.filter(user=user)
+        .order_by("started_at", "id")
+        .prefetch_related("items__question", "items__submissions")
     )
 
 
@@ -120,7 +150,11 @@ def interview_rooms(user):
     reverse relations (rooms_led, rooms_joined): rooms sits on mydata's layer, which it may not import."""
     led = user.rooms_led.all()
     joined = user.rooms_joined.exclude(interviewer=user)
-    rooms = [room for query in (led, joined) for room in query.select_related("question", "exercise").prefetch_related("gradings")]
+    rooms = [
+        room
+        for query in (led, joined)
+        for room in query.select_related("question", "exercise").prefetch_related("gradings")
+    ]
     return sorted(rooms, key=lambda room: (room.created_at, room.pk))
 
 
@@ -141,7 +175,9 @@ def export(user):
             {"question": draft.question.slug, "text": draft.text, "updated_at": draft.updated_at.isoformat()}
             for draft in Draft.objects.filter(user=user).select_related("question")
         ],
-        "submissions": [{**_submission_row(s), "message": s.message, "report": s.report} for s in own_submissions(user)],
+        "submissions": [
+            {**_submission_row(s), "message": s.message, "report": s.report} for s in own_submissions(user)
+        ],
         "mock_interviews": [_mock_interview_row(interview) for interview in mock_interviews(user)],
         "interview_rooms": [_room_row(room, user) for room in interview_rooms(user)],
     }

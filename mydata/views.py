@@ -37,12 +37,18 @@ def export_json(request):
 
 @login_required
 def export_submissions_csv(request):
-    return _download(services.submissions_csv(request.user), "text/csv; charset=utf-8", f"hotpath-{request.user.username}-submissions.csv")
+    return _download(
+        services.submissions_csv(request.user),
+        "text/csv; charset=utf-8",
+        f"hotpath-{request.user.username}-submissions.csv",
+    )
 
 
 @login_required
 def export_answers_csv(request):
-    return _download(services.answers_csv(request.user), "text/csv; charset=utf-8", f"hotpath-{request.user.username}-answers.csv")
+    return _download(
+        services.answers_csv(request.user), "text/csv; charset=utf-8", f"hotpath-{request.user.username}-answers.csv"
+    )
 
 
 @require_POST

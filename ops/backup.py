@@ -15,6 +15,7 @@ migration this code does not know) and raises BackupRefused with the reason othe
 whole or not at all: PostgreSQL's in one psql transaction that drops the `public` schema, loads the dump and checks
 the counts, rolled back on any error; SQLite's in one step of the backup API, the counts checked afterwards. A backup
 from an older schema restores, and `manage.py migrate` brings it up to date."""
+
 import gzip
 import hashlib
 import io
@@ -100,12 +101,18 @@ def _sha256(path):
 
 # --- PostgreSQL ------------------------------------------------------------------------------------------------
 
+
 def _pg_environment():
     """libpq's variables for the configured database, so no password is on a command line."""
     database = connection.settings_dict
-    values = {"PGDATABASE": database["NAME"], "PGUSER": database.get("USER"), "PGPASSWORD": database.get("PASSWORD"),
-              "PGHOST": database.get("HOST"), "PGPORT": str(database.get("PORT") or ""),
-              "PGSSLMODE": (database.get("OPTIONS") or {}).get("sslmode")}
+    values = {
+        "PGDATABASE": database["NAME"],
+        "PGUSER": database.get("USER"),
+        "PGPASSWORD": database.get("PASSWORD"),
+        "PGHOST": database.get("HOST"),
+        "PGPORT": str(database.get("PORT") or ""),
+        "PGSSLMODE": (database.get("OPTIONS") or {}).get("sslmode"),
+    }
     return {**os.environ, **{key: value for key, value in values.items() if value}}
 
 
@@ -125,7 +132,11 @@ def _dump_postgresql(dump_path):
             with open(dump_path, "wb") as out:
                 result = subprocess.run(
                     ["pg_dump", "--format=plain", "--no-owner", "--no-privileges", f"--snapshot={snapshot}"],
-                    stdout=out, stderr=subprocess.PIPE, env=_pg_environment(), check=False)
+                    stdout=out,
+                    stderr=subprocess.PIPE,
+                    env=_pg_environment(),
+                    check=False,
+                )
         finally:
             cursor.execute("ROLLBACK")
     if result.returncode != 0:
@@ -139,9 +150,11 @@ def _count_check_sql(counts):
     for label, sql in counted_tables().items():
         if label in counts:
             expected = int(counts[label])
-            checks.append(f"  IF ({sql}) <> {expected} THEN\n"
-                          f"    RAISE EXCEPTION 'restored {label}: % rows, the backup has {expected}', ({sql});\n"
-                          f"  END IF;")
+            checks.append(
+                f"  IF ({sql}) <> {expected} THEN\n"
+                f"    RAISE EXCEPTION 'restored {label}: % rows, the backup has {expected}', ({sql});\n"
+                f"  END IF;"
+            )
     checks = "\n".join(checks)
     return f"DO $hotpath$\nBEGIN\n{checks}\nEND\n$hotpath$;\n"
 
@@ -158,12 +171,18 @@ def _restore_postgresql(dump_path, counts):
         script.seek(0)
         result = subprocess.run(
             ["psql", "--no-psqlrc", "--quiet", "--single-transaction", "--set=ON_ERROR_STOP=1", "--output=/dev/null"],
-            stdin=script, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_pg_environment(), check=False)
+            stdin=script,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env=_pg_environment(),
+            check=False,
+        )
     if result.returncode != 0:
         raise RestoreFailed(f"psql stopped and rolled back: {result.stderr.decode(errors='replace').strip()}")
 
 
 # --- SQLite ----------------------------------------------------------------------------------------------------
+
 
 def _raw_sqlite_connection():
     connection.ensure_connection()
@@ -200,6 +219,7 @@ def _restore_sqlite(dump_path, counts):
 
 # --- The file --------------------------------------------------------------------------------------------------
 
+
 def write_backup(out):
     """Write a backup of the database to the binary file object `out`; returns its manifest."""
     kind = engine()
@@ -208,8 +228,13 @@ def write_backup(out):
         created_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         migrations, counts = (_dump_postgresql if kind == "postgresql" else _dump_sqlite)(dump_path)
         manifest = {
-            "format": FORMAT, "format_version": FORMAT_VERSION, "engine": kind, "created_at": created_at,
-            "hotpath_version": hotpath_version(), "migrations": migrations, "counts": counts,
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "engine": kind,
+            "created_at": created_at,
+            "hotpath_version": hotpath_version(),
+            "migrations": migrations,
+            "counts": counts,
             "dump": {"name": dump_path.name, "sha256": _sha256(dump_path), "bytes": dump_path.stat().st_size},
         }
         encoded = json.dumps(manifest, indent=2, sort_keys=True).encode()
@@ -251,8 +276,10 @@ def read_backup(path, folder):
             if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
                 raise BackupRefused(f"it is not a Hotpath backup: its manifest is not of the {FORMAT} format")
             if manifest.get("format_version") != FORMAT_VERSION:
-                raise BackupRefused(f"it is backup format {manifest.get('format_version')!r}; "
-                                    f"this Hotpath reads format {FORMAT_VERSION}")
+                raise BackupRefused(
+                    f"it is backup format {manifest.get('format_version')!r}; "
+                    f"this Hotpath reads format {FORMAT_VERSION}"
+                )
             expected_name = DUMP_NAMES.get(manifest.get("engine"))
             if manifest["engine"] != engine():
                 raise BackupRefused(f"it holds a {manifest['engine']} database; this Hotpath uses {engine()}")
@@ -271,7 +298,8 @@ def read_backup(path, folder):
     if unknown:
         raise BackupRefused(
             f"it comes from a newer Hotpath (version {manifest.get('hotpath_version')}): its schema has "
-            f"migrations this code does not know ({', '.join(unknown)}). Restore it with that version or a later one.")
+            f"migrations this code does not know ({', '.join(unknown)}). Restore it with that version or a later one."
+        )
     return Backup(manifest, dump_path)
 
 

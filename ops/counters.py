@@ -11,6 +11,7 @@ A counter's label values are not known in advance (a new sandbox error id, say),
 a registry key lists every (metric, labels) pair seen. Counting never raises: a
 cache that is down must not fail a grading or a mail.
 """
+
 import json
 import logging
 

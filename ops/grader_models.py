@@ -2,6 +2,7 @@
 
 The Submission model's app label is "grader" whichever package holds it, so ops never
 imports it by path: apps.get_model finds it, and its services package sits beside it."""
+
 import importlib
 
 from django.apps import apps

@@ -5,6 +5,7 @@ With PROMETHEUS_MULTIPROC_DIR set, each gunicorn worker writes its request metri
 when gunicorn starts and a dead worker's gauges are dropped. The access log is Django's
 (ops.logs.RequestIdMiddleware, logger hotpath.access: with the request id, JSON with
 LOG_FORMAT=json), so gunicorn's own is off."""
+
 import os
 import shutil
 from pathlib import Path

@@ -17,6 +17,7 @@ default); at least HEALTH_MIN_FREE_DISK_MB free where the sandbox writes its job
 folder) and in the run folder (file cache, filesystem broker). `manage.py health` runs the
 same checks from a shell, for the workers' container health checks.
 """
+
 import json
 import logging
 import shutil

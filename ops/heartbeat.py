@@ -6,6 +6,7 @@ own "GPU online" key for the pages besides). Readiness (ops.health) asks whether
 worker for a queue was seen in the last FRESH_S seconds; the metrics (ops.metrics)
 export each worker's last beat, the queues it takes and the free disk where it grades.
 """
+
 import logging
 import shutil
 import socket

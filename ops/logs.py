@@ -8,6 +8,7 @@ logging filter copies them onto each record, so no call site has to pass them.
 
 Importable from settings: nothing here touches Django's settings or models at import.
 """
+
 import logging
 import re
 import time

@@ -16,6 +16,7 @@ by the first middleware, before ALLOWED_HOSTS and the HTTPS redirect (Prometheus
 address over the internal network); without the header, /metrics is an ordinary page for
 signed-in staff, and a 404 for everyone else. With no token set, only staff see it.
 """
+
 import hmac
 import logging
 import os

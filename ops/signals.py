@@ -10,6 +10,7 @@
 - teams' webhook_delivery_attempted: each try of a webhook delivery, by outcome (delivered,
   retried, failed), counted the same way.
 """
+
 import importlib
 import logging
 import re

@@ -1,5 +1,6 @@
 """The list of questions with how many people practised each: the bank's listing
 (questions.services.browsing) paged, with practice counts from attempts and submissions."""
+
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -83,6 +84,13 @@ def browse_questions(params):
     page.object_list = questions
     kept = {name: value for name, value in cleaned.items() if value and value not in listing.ignored}
     return Browse(
-        page=page, facets=listing.facets, query=listing.query, order=listing.order, filtered=listing.filtered,
-        ignored=listing.ignored, querystring=urlencode(kept), bank_version=version, cache_key=key,
+        page=page,
+        facets=listing.facets,
+        query=listing.query,
+        order=listing.order,
+        filtered=listing.filtered,
+        ignored=listing.ignored,
+        querystring=urlencode(kept),
+        bank_version=version,
+        cache_key=key,
     )

@@ -1,4 +1,5 @@
 """The editorial of a coding exercise: earned by an accepted practice submission."""
+
 from dataclasses import dataclass
 
 from questions.models import Kind

@@ -1,4 +1,5 @@
 """The progress page's lists: topics practised, recent attempts and submissions."""
+
 from dataclasses import dataclass
 
 from questions.models import Attempt, Question

@@ -1,5 +1,6 @@
 """Tracks and each person's progress along them: concept and numeric attempts from
 questions, coding practice from submissions."""
+
 from dataclasses import dataclass
 
 from questions.models import Attempt, Kind, Question, Track

@@ -1,6 +1,7 @@
 """Every page under /questions/, named in the "questions" namespace as they always were:
 practice's own pages and the pure question pages of questions.views, in one list
 because "<slug>/" must come after the fixed paths."""
+
 from django.urls import path
 
 from questions import views as question_views

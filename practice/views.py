@@ -1,6 +1,7 @@
 """The pages that show practice on the bank: the home page's tracks, the list with
 practice counts, a question's page (its answer form and, once earned, the editorial),
 a track, and the progress page."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404

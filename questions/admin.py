@@ -85,7 +85,8 @@ class ListField(forms.CharField):
 class QuestionAdminForm(forms.ModelForm):
     tags = ListField(separator=", ", help_text="Separated by commas, e.g. numpy, vectorisation.")
     rubric = ListField(
-        separator="\n", widget=forms.Textarea(attrs={"rows": 6}),
+        separator="\n",
+        widget=forms.Textarea(attrs={"rows": 6}),
         help_text="One key point per line (concept questions).",
     )
 
@@ -101,8 +102,13 @@ class QuestionAdmin(admin.ModelAdmin):
     list_filter = ("topic", "kind", "difficulty", "visibility", RetiredFilter)
     search_fields = ("title", "slug", "prompt", "tags")
     readonly_fields = (
-        "rendered_prompt", "rendered_sample_answer", "rendered_explanation",
-        "source_path", "content_hash", "created_at", "updated_at",
+        "rendered_prompt",
+        "rendered_sample_answer",
+        "rendered_explanation",
+        "source_path",
+        "content_hash",
+        "created_at",
+        "updated_at",
     )
     fieldsets = (
         (None, {"fields": ("slug", "title", "topic", "tags", "difficulty", "kind", "visibility", "retired_at")}),
@@ -110,7 +116,10 @@ class QuestionAdmin(admin.ModelAdmin):
         ("Concept", {"fields": ("rubric",)}),
         ("Numeric", {"fields": ("answer_value", "answer_unit", "tolerance")}),
         ("Rendered", {"fields": ("rendered_prompt", "rendered_sample_answer", "rendered_explanation")}),
-        ("Source", {"classes": ("collapse",), "fields": ("extra", "source_path", "content_hash", "created_at", "updated_at")}),
+        (
+            "Source",
+            {"classes": ("collapse",), "fields": ("extra", "source_path", "content_hash", "created_at", "updated_at")},
+        ),
     )
     inlines = [ExerciseVersionInline]
     change_form_template = "admin/questions/question/change_form.html"

@@ -15,6 +15,7 @@ share one cache (tests, a bench beside a dev server), and one must never read an
 
 The version also names the release (release_version: the project's templates and Python
 files), so a deploy never serves a fragment that older templates rendered."""
+
 import functools
 import hashlib
 import os
@@ -53,12 +54,24 @@ _memo = {"version": None, "until": 0.0}
 
 def _fingerprint():
     questions = Question.objects.aggregate(
-        count=Count("id"), last_id=Max("id"), changed=Max("updated_at"), retired=Count("retired_at"), last_retired=Max("retired_at")
+        count=Count("id"),
+        last_id=Max("id"),
+        changed=Max("updated_at"),
+        retired=Count("retired_at"),
+        last_retired=Max("retired_at"),
     )
     versions = ExerciseVersion.objects.aggregate(count=Count("id"), last_id=Max("id"))
     revision = BankRevision.objects.filter(pk=1).values_list("number", flat=True).first()
-    facts = (questions["count"], questions["last_id"], questions["changed"], questions["retired"], questions["last_retired"],
-             versions["count"], versions["last_id"], revision)
+    facts = (
+        questions["count"],
+        questions["last_id"],
+        questions["changed"],
+        questions["retired"],
+        questions["last_retired"],
+        versions["count"],
+        versions["last_id"],
+        revision,
+    )
     return hashlib.sha1(repr(facts).encode()).hexdigest()[:16]
 
 

@@ -1,5 +1,6 @@
 """The question bank. Files under questions/bank/ are the source; these rows are
 what the site serves and what history (attempts, submissions) points at."""
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -55,7 +56,9 @@ class Question(models.Model):
     sample_answer = models.TextField(blank=True, help_text="Markdown: a strong answer, shown after answering.")
     explanation = models.TextField(blank=True, help_text="Markdown: the worked explanation (numeric questions).")
     hints = models.TextField(blank=True, help_text="Markdown: optional hints (coding exercises).")
-    rubric = models.JSONField(default=list, blank=True, help_text="Key points a good answer covers (concept questions).")
+    rubric = models.JSONField(
+        default=list, blank=True, help_text="Key points a good answer covers (concept questions)."
+    )
     # Numeric questions: the answer in `unit`, accepted within `tolerance` (relative, e.g. 0.01 = 1%).
     answer_value = models.FloatField(null=True, blank=True)
     answer_unit = models.CharField(max_length=40, blank=True)
@@ -63,7 +66,9 @@ class Question(models.Model):
     # Where the file came from, and a hash of its canonical content so load_bank can tell edits apart.
     source_path = models.CharField(max_length=300, blank=True)
     content_hash = models.CharField(max_length=64, blank=True)
-    extra = models.JSONField(default=dict, blank=True, help_text="Front-matter keys the loader carries without interpreting.")
+    extra = models.JSONField(
+        default=dict, blank=True, help_text="Front-matter keys the loader carries without interpreting."
+    )
     retired_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -138,7 +143,9 @@ class Attempt(models.Model):
     answer_text = models.TextField(blank=True)
     numeric_input = models.CharField(max_length=100, blank=True)
     numeric_correct = models.BooleanField(null=True)
-    rubric_checked = models.JSONField(default=list, blank=True, help_text="Indexes of rubric points the candidate covered.")
+    rubric_checked = models.JSONField(
+        default=list, blank=True, help_text="Indexes of rubric points the candidate covered."
+    )
     confidence = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True, help_text="0..1: rubric coverage or numeric correctness.")
     created_at = models.DateTimeField(auto_now_add=True)

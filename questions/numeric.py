@@ -8,6 +8,7 @@ Case is forgiven where it means nothing ("SEC", "MS") and kept where it does:
 b is a bit and B a byte (8 Gib is 1 GiB). The check names the unit it read when
 it converted one, so a learner sees how their answer was taken.
 """
+
 import functools
 import math
 import re
@@ -52,7 +53,9 @@ UNIT_NAME = re.compile(r"[A-Za-zµμ]+")
 #: A data unit's symbol or word: a prefix (its case means nothing here: nobody writes
 #: millibytes), "i" for a binary prefix, then b or B, "bit" or "byte". pint would read
 #: b as a barn, so these are named for it (data_unit_name).
-DATA_UNIT = re.compile(r"^(?:(?P<prefix>[kmgtpe])(?P<binary>i)?)?(?:(?P<word>bits?|bytes?)|(?P<letter>b))$", re.IGNORECASE)
+DATA_UNIT = re.compile(
+    r"^(?:(?P<prefix>[kmgtpe])(?P<binary>i)?)?(?:(?P<word>bits?|bytes?)|(?P<letter>b))$", re.IGNORECASE
+)
 #: "per second", "per sec", "/sec" and "/ s" all mean "/s".
 PER_SECOND = re.compile(r"\s*(?:/|\bper\b)\s*(?:s|secs?|seconds?)\b", re.IGNORECASE)
 #: Other ways a count word is written: "6.4x" and "6.4×" are 6.4 times, as the sample answers write it.
@@ -211,8 +214,12 @@ def to_question_unit(raw, unit):
     if not match:
         return Reading(error=f"Could not read {text!r} as a number with an optional unit ({EXAMPLES}).")
     if "," in match["number"] and not GROUPED_THOUSANDS.fullmatch(match["number"]):
-        return Reading(error=(f"Could not read {text!r}: a comma may only separate thousands (as in 1,000,000). "
-                              "Write a decimal with a point (1.5)."))
+        return Reading(
+            error=(
+                f"Could not read {text!r}: a comma may only separate thousands (as in 1,000,000). "
+                "Write a decimal with a point (1.5)."
+            )
+        )
     number = float(match["number"].replace(",", "").replace("_", ""))  # the pattern admits only what float() reads
     if not math.isfinite(number):
         return Reading(error="Enter a finite number.")

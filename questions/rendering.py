@@ -10,6 +10,7 @@ Maths is not typeset here: it is emitted as escaped TeX between \\( \\) or
 \\[ \\] inside <span class="math inline"> / <div class="math display">, and
 KaTeX's auto-render typesets those elements in the browser.
 """
+
 import functools
 import html
 
@@ -27,8 +28,35 @@ TABLE_ALIGN_CLASSES = frozenset({"align-left", "align-center", "align-right"})
 
 ALLOWED_TAGS = frozenset(
     {
-        "a", "blockquote", "br", "code", "del", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
-        "img", "li", "ol", "p", "pre", "s", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul",
+        "a",
+        "blockquote",
+        "br",
+        "code",
+        "del",
+        "div",
+        "em",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "img",
+        "li",
+        "ol",
+        "p",
+        "pre",
+        "s",
+        "span",
+        "strong",
+        "table",
+        "tbody",
+        "td",
+        "th",
+        "thead",
+        "tr",
+        "ul",
     }
 )
 # "class" is not listed here: nh3 takes it from ALLOWED_CLASSES, value by value.

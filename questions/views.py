@@ -1,5 +1,6 @@
 """The pure question pages: a recorded attempt, a draft's autosave, the staff preview.
 The pages that show practice (the list, a question, tracks, progress) are practice.views."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
@@ -16,7 +17,11 @@ from .services import answering, drafts
 @login_required
 def attempt(request, slug, pk):
     attempt = get_object_or_404(
-        Attempt.objects.select_related("question"), pk=pk, question__in=Question.objects.public(), question__slug=slug, user=request.user
+        Attempt.objects.select_related("question"),
+        pk=pk,
+        question__in=Question.objects.public(),
+        question__slug=slug,
+        user=request.user,
     )
     question = attempt.question
     context = {"question": question, "attempt": attempt}
@@ -24,7 +29,9 @@ def attempt(request, slug, pk):
         form = RubricForm(request.POST or None, rubric=question.rubric, initial={"covered": attempt.rubric_checked})
         if request.method == "POST" and form.is_valid():
             answering.score_concept_attempt(attempt, form.cleaned_data["covered"])
-            messages.success(request, f"Saved: you covered {len(attempt.rubric_checked)} of {len(question.rubric)} points.")
+            messages.success(
+                request, f"Saved: you covered {len(attempt.rubric_checked)} of {len(question.rubric)} points."
+            )
             return redirect("questions:attempt", slug=slug, pk=pk)
         context["form"] = form
     elif question.kind == Kind.NUMERIC:

@@ -1,6 +1,7 @@
 """Staff see interview rooms read-only: the program and its version move only through the
 step log (rooms.services), and the invitation token, which lets anyone holding it in as the
 candidate, is never shown. The one thing staff may change is when the invitation expires."""
+
 from django.contrib import admin
 
 from .models import Room
@@ -14,8 +15,17 @@ class RoomAdmin(admin.ModelAdmin):
     list_select_related = ("question", "interviewer", "candidate")
     exclude = ("invite_token",)
     readonly_fields = (
-        "public_id", "question", "exercise", "interviewer", "candidate", "state", "text", "version", "notes",
-        "created_at", "ended_at",
+        "public_id",
+        "question",
+        "exercise",
+        "interviewer",
+        "candidate",
+        "state",
+        "text",
+        "version",
+        "notes",
+        "created_at",
+        "ended_at",
     )
 
     def has_add_permission(self, request, obj=None):

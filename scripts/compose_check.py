@@ -11,6 +11,7 @@ an organisation and invites a member, and waits for that invitation in the mail
 catcher. Standard library only: it runs with any python3. Exits 1 with the
 reason on the first failure.
 """
+
 import argparse
 import http.cookiejar
 import json
@@ -47,12 +48,16 @@ class Browser:
     def request(self, path, data=None):
         url = path if path.startswith("http") else self.base + path
         body = urllib.parse.urlencode(data).encode() if data is not None else None
-        request = urllib.request.Request(url, data=body, headers={"Referer": self.origin + urllib.parse.urlsplit(url).path})
+        request = urllib.request.Request(
+            url, data=body, headers={"Referer": self.origin + urllib.parse.urlsplit(url).path}
+        )
         try:
             with self.opener.open(request, timeout=60) as response:
                 return response.geturl(), response.read().decode("utf-8", "replace")
         except urllib.error.HTTPError as error:
-            raise CheckFailed(f"{'POST' if data is not None else 'GET'} {path}: HTTP {error.code}: {error.read()[:400]!r}") from None
+            raise CheckFailed(
+                f"{'POST' if data is not None else 'GET'} {path}: HTTP {error.code}: {error.read()[:400]!r}"
+            ) from None
 
     def csrf(self, path):
         _, page = self.request(path)
@@ -144,7 +149,9 @@ def main():
     parser.add_argument("--web", required=True)
     parser.add_argument("--mail", required=True)
     parser.add_argument("--solution", default=None, help="the model solution (default: from the bank)")
-    parser.add_argument("--invite", action="store_true", help="also create an organisation and check its invitation mail")
+    parser.add_argument(
+        "--invite", action="store_true", help="also create an organisation and check its invitation mail"
+    )
     args = parser.parse_args()
     solution = Path(args.solution) if args.solution else next(Path("questions/bank").glob(f"*/{SLUG}/solution.py"))
     suffix = secrets.token_hex(4)

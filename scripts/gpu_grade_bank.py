@@ -21,6 +21,7 @@ What it does, in order, within --deadline-s (it starts no grading past it):
 Prints one line per grading and writes every report, with the roofs, to --out.
 Exits 1 when a solution or starter is not accepted or a solution is not faster.
 """
+
 import argparse
 import json
 import os
@@ -63,14 +64,26 @@ class ChildProcess(Sandbox):
         path.write_text(content, encoding="utf-8")
 
     def run(self, command, stdin=b"", on_stdout=None):
-        argv = [sys.executable if part == "python3" else part.replace(self.JOB_MOUNT, str(self.directory)) for part in command]
+        argv = [
+            sys.executable if part == "python3" else part.replace(self.JOB_MOUNT, str(self.directory))
+            for part in command
+        ]
         started = time.monotonic()
         try:
-            done = subprocess.run(argv, input=stdin, capture_output=True, timeout=self.limits.wall_time_s, cwd=self.directory)
+            done = subprocess.run(
+                argv, input=stdin, capture_output=True, timeout=self.limits.wall_time_s, cwd=self.directory
+            )
         except subprocess.TimeoutExpired as expired:
-            return SandboxResult(exit_code=None, timed_out=True, stdout=expired.stdout or b"", stderr=expired.stderr or b"",
-                                 wall_s=time.monotonic() - started)
-        return SandboxResult(exit_code=done.returncode, stdout=done.stdout, stderr=done.stderr, wall_s=time.monotonic() - started)
+            return SandboxResult(
+                exit_code=None,
+                timed_out=True,
+                stdout=expired.stdout or b"",
+                stderr=expired.stderr or b"",
+                wall_s=time.monotonic() - started,
+            )
+        return SandboxResult(
+            exit_code=done.returncode, stdout=done.stdout, stderr=done.stderr, wall_s=time.monotonic() - started
+        )
 
 
 #: What the harness and the GPU exercises import inside the sandbox.
@@ -79,8 +92,12 @@ SANDBOX_MODULES = ("numpy", "pyseccomp", "cupy")
 
 def missing_sandbox_modules():
     """The SANDBOX_MODULES this Python cannot import in isolated mode, as the harness runs."""
-    probe = "import importlib.util, sys; print(' '.join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))"
-    done = subprocess.run([sys.executable, "-I", "-c", probe, *SANDBOX_MODULES], capture_output=True, text=True, check=True)
+    probe = (
+        "import importlib.util, sys; print(' '.join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", probe, *SANDBOX_MODULES], capture_output=True, text=True, check=True
+    )
     return done.stdout.split()
 
 
@@ -92,21 +109,33 @@ def failure_details(report):
 
 def gpu_exercises():
     entries, _errors = read_bank(default_bank_dir())
-    return [Exercise(slug=entry.slug, spec=entry.spec, files=entry.files)
-            for entry in sorted(entries, key=lambda entry: entry.slug)
-            if entry.spec is not None and entry.spec.get("target") == "gpu"]
+    return [
+        Exercise(slug=entry.slug, spec=entry.spec, files=entry.files)
+        for entry in sorted(entries, key=lambda entry: entry.slug)
+        if entry.spec is not None and entry.spec.get("target") == "gpu"
+    ]
 
 
 def summary_line(slug, answer, report, seconds):
     roofline = report.get("roofline") or {}
     per_size = [row["submission"] for row in roofline.get("sizes", []) if row.get("submission")]
-    best = max(per_size, key=lambda figures: max(figures["bandwidth_fraction"], figures["compute_fraction"]), default=None)
-    roof = (f", roofline {feedback.three_figures(best['gbs'])} GB/s ({feedback.percent(best['bandwidth_fraction'])}) "
-            f"{feedback.three_figures(best['gflops'])} GFLOP/s ({feedback.percent(best['compute_fraction'])})") if best else ""
+    best = max(
+        per_size, key=lambda figures: max(figures["bandwidth_fraction"], figures["compute_fraction"]), default=None
+    )
+    roof = (
+        (
+            f", roofline {feedback.three_figures(best['gbs'])} GB/s ({feedback.percent(best['bandwidth_fraction'])}) "
+            f"{feedback.three_figures(best['gflops'])} GFLOP/s ({feedback.percent(best['compute_fraction'])})"
+        )
+        if best
+        else ""
+    )
     speedup = "-" if report["speedup"] is None else f"{report['speedup']:.3g}"
     interval = "-" if not report.get("speedup_ci") else "[{:.3g}, {:.3g}]".format(*report["speedup_ci"])
-    return (f"{slug:28} {answer:12} {report['verdict']:13} speedup {speedup} CI {interval} "
-            f"on {report['hardware']} in {seconds:.1f} s{roof}")
+    return (
+        f"{slug:28} {answer:12} {report['verdict']:13} speedup {speedup} CI {interval} "
+        f"on {report['hardware']} in {seconds:.1f} s{roof}"
+    )
 
 
 def main(argv=None):
@@ -118,16 +147,21 @@ def main(argv=None):
     started = time.monotonic()
     missing = missing_sandbox_modules()
     if missing:
-        print(f"FAIL  {sys.executable} -I cannot import {', '.join(missing)}: install them into it "
-              "(pip install pyseccomp, or the wheels of requirements/sandbox.txt)")
+        print(
+            f"FAIL  {sys.executable} -I cannot import {', '.join(missing)}: install them into it "
+            "(pip install pyseccomp, or the wheels of requirements/sandbox.txt)"
+        )
         return 1
     try:
         roofs = host_limits.measure_and_store("gpu", backend=ChildProcess)
     except host_limits.MeasurementFailed as exc:
         print(f"FAIL  the GPU's roofs: {exc}")
         return 1
-    print(f"GPU roofs on {roofs['device']}: {feedback.three_figures(roofs['bandwidth_gbs'])} GB/s, "
-          f"{feedback.three_figures(roofs['compute_gflops'])} GFLOP/s in {roofs['compute_dtype']}", flush=True)
+    print(
+        f"GPU roofs on {roofs['device']}: {feedback.three_figures(roofs['bandwidth_gbs'])} GB/s, "
+        f"{feedback.three_figures(roofs['compute_gflops'])} GFLOP/s in {roofs['compute_dtype']}",
+        flush=True,
+    )
     results, failures = {"roofs": roofs, "gradings": []}, []
     exercises = gpu_exercises()
     plan = [(exercise, "solution.py") for exercise in exercises for _ in range(args.solution_runs)]

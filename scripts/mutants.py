@@ -21,6 +21,7 @@ when a module scores below its recorded floor (FLOORS, or --min-score).
     .venv/bin/python scripts/mutants.py --module compare --module stats   # what CI runs
     .venv/bin/python scripts/mutants.py --module numeric --show-survivors
 """
+
 import argparse
 import ast
 import copy
@@ -48,13 +49,28 @@ MUTANTS_PER_MODULE = 60
 #: (tests/conftest.py uses its fixtures, even around the harness's Django-free tests).
 WITH_DJANGO = ["-p", "pytest_django.plugin", "--ds=mutants_settings"]
 MODULES = {
-    "compare": ("grader/harness/compare.py", [[*WITH_DJANGO, "tests/harness/test_compare.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
-    "stats": ("grader/harness/stats.py", [[*WITH_DJANGO, "tests/harness/test_stats.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]]),
-    "numeric": ("questions/numeric.py", [[*WITH_DJANGO, "tests/questions/test_numeric.py", "tests/questions/test_numeric_units.py"]]),
+    "compare": (
+        "grader/harness/compare.py",
+        [[*WITH_DJANGO, "tests/harness/test_compare.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]],
+    ),
+    "stats": (
+        "grader/harness/stats.py",
+        [[*WITH_DJANGO, "tests/harness/test_stats.py", "tests/harness/test_units.py", "tests/harness/test_echo.py"]],
+    ),
+    "numeric": (
+        "questions/numeric.py",
+        [[*WITH_DJANGO, "tests/questions/test_numeric.py", "tests/questions/test_numeric_units.py"]],
+    ),
     "grading": (
         "grader/grading.py",
         [
-            [*WITH_DJANGO, "tests/submissions/test_grading_host.py", "tests/grader/test_grading.py", "-m", "not sandbox"],
+            [
+                *WITH_DJANGO,
+                "tests/submissions/test_grading_host.py",
+                "tests/grader/test_grading.py",
+                "-m",
+                "not sandbox",
+            ],
             # Two real gradings for what only a sandbox run shows (the files written, the report returned),
             # both in check mode: correctness only. The timed and limit tests are left out, since their
             # outcome on a loaded host hinges on the load, not on this module.
@@ -64,8 +80,14 @@ MODULES = {
     "gpu": ("grader/harness/gpu.py", [[*WITH_DJANGO, "tests/harness/test_gpu_phases.py"]]),
     "leaderboards": (
         "leaderboards/services.py",
-        [[*WITH_DJANGO, "tests/leaderboards/test_ranking.py", "tests/leaderboards/test_standing.py",
-          "tests/leaderboards/test_pages.py::test_a_board_page_holds_fifty_people"]],
+        [
+            [
+                *WITH_DJANGO,
+                "tests/leaderboards/test_ranking.py",
+                "tests/leaderboards/test_standing.py",
+                "tests/leaderboards/test_pages.py::test_a_board_page_holds_fifty_people",
+            ]
+        ],
     ),
 }
 #: Recorded scores (percent of non-equivalent mutants killed): a run below them fails.
@@ -73,19 +95,45 @@ FLOORS = {"compare": 100.0, "stats": 100.0, "numeric": 100.0, "grading": 100.0, 
 
 #: A fast password hasher for the copy's test runs (users are created in many tests);
 #: nothing else differs from the project's settings.
-TEST_SETTINGS = '''from interview_platform.settings import *  # noqa: F401,F403
+TEST_SETTINGS = """from interview_platform.settings import *  # noqa: F401,F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-'''
-COPY_IGNORE = shutil.ignore_patterns(".venv", ".git", "node_modules", "__pycache__", ".run", "db.sqlite3", "staticfiles", ".pytest_cache", "test-artifacts")
+"""
+COPY_IGNORE = shutil.ignore_patterns(
+    ".venv",
+    ".git",
+    "node_modules",
+    "__pycache__",
+    ".run",
+    "db.sqlite3",
+    "staticfiles",
+    ".pytest_cache",
+    "test-artifacts",
+)
 
 COMPARISON_SWAPS = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
-    ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
 }
 ARITHMETIC_SWAPS = {
-    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult, ast.FloorDiv: ast.Div, ast.Pow: ast.Mult,
-    ast.Mod: ast.FloorDiv, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.LShift: ast.RShift,
+    ast.Add: ast.Sub,
+    ast.Sub: ast.Add,
+    ast.Mult: ast.Div,
+    ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Div,
+    ast.Pow: ast.Mult,
+    ast.Mod: ast.FloorDiv,
+    ast.BitAnd: ast.BitOr,
+    ast.BitOr: ast.BitAnd,
+    ast.LShift: ast.RShift,
 }
 CALL_SWAPS = {"min": "max", "max": "min", "any": "all", "all": "any"}
 
@@ -162,7 +210,9 @@ def _skipped_nodes(tree):
     skipped = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.JoinedStr, ast.AnnAssign)):
-            skipped.update(id(inner) for inner in ast.walk(node.annotation if isinstance(node, ast.AnnAssign) else node))
+            skipped.update(
+                id(inner) for inner in ast.walk(node.annotation if isinstance(node, ast.AnnAssign) else node)
+            )
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for argument in ast.walk(node.args):
                 if getattr(argument, "annotation", None) is not None:
@@ -238,7 +288,9 @@ def run_tests(tree, stages, timeout, output=subprocess.DEVNULL):
     deadline = time.monotonic() + timeout
     for stage in stages:
         command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *stage]
-        process = subprocess.Popen(command, cwd=tree, env=environment, stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            command, cwd=tree, env=environment, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             code = process.wait(timeout=max(1.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -278,7 +330,9 @@ def load_equivalents():
 def run_module(name, tree, equivalents, count, seed, deadline, show_survivors, extra_arguments=(), match=None):
     module_path, stages = MODULES[name]
     stages = [[*stage, *extra_arguments] for stage in stages]
-    mutants = [m for m in sample(generate(module_path), count, seed) if not match or any(text in m.key for text in match)]
+    mutants = [
+        m for m in sample(generate(module_path), count, seed) if not match or any(text in m.key for text in match)
+    ]
     target = tree / module_path
     original = target.read_text(encoding="utf-8")
     started = time.monotonic()
@@ -321,14 +375,25 @@ def main(argv=None):
     parser.add_argument("--module", action="append", choices=sorted(MODULES), help="repeatable; default: all")
     parser.add_argument("--mutants", type=int, default=MUTANTS_PER_MODULE, help="mutants sampled per module (0: all)")
     parser.add_argument("--seed", type=int, default=SEED)
-    parser.add_argument("--budget", type=float, default=3600, help="seconds; mutants left when it runs out are 'not run'")
+    parser.add_argument(
+        "--budget", type=float, default=3600, help="seconds; mutants left when it runs out are 'not run'"
+    )
     parser.add_argument("--min-score", type=float, help="instead of the recorded floors")
     parser.add_argument("--show-survivors", action="store_true")
-    parser.add_argument("--deselect", action="append", default=[], metavar="NODEID",
-                        help="leave a test out of every run (one broken by work elsewhere); repeatable")
+    parser.add_argument(
+        "--deselect",
+        action="append",
+        default=[],
+        metavar="NODEID",
+        help="leave a test out of every run (one broken by work elsewhere); repeatable",
+    )
     parser.add_argument("--list", action="store_true", help="print the sampled mutants' keys and exit")
-    parser.add_argument("--match", action="append", metavar="TEXT",
-                        help="run only the sampled mutants whose key contains TEXT; repeatable")
+    parser.add_argument(
+        "--match",
+        action="append",
+        metavar="TEXT",
+        help="run only the sampled mutants whose key contains TEXT; repeatable",
+    )
     args = parser.parse_args(argv)
     names = args.module or list(MODULES)
     count = args.mutants or 10**9
@@ -346,15 +411,32 @@ def main(argv=None):
     try:
         for name in names:
             deselected = [option for node in args.deselect for option in ("--deselect", node)]
-            mutants, ran = run_module(name, tree, equivalents, count, args.seed, deadline, args.show_survivors, deselected, args.match)
+            mutants, ran = run_module(
+                name, tree, equivalents, count, args.seed, deadline, args.show_survivors, deselected, args.match
+            )
             killed, survived, percent = score(mutants)
             equivalent = sum(m.outcome == "equivalent" for m in mutants)
             not_run = sum(m.outcome == "not run" for m in mutants)
             floor = FLOORS[name] if args.min_score is None else args.min_score
             if not ran or percent < floor:
                 failing.append(name)
-            rows.append((name, MODULES[name][0], len(mutants), killed, survived, equivalent, not_run, percent if ran else None, floor))
-            print(f"{name}: {killed} killed, {survived} survived, {equivalent} equivalent, {not_run} not run: {percent:.1f}% (floor {floor:g}%)", flush=True)
+            rows.append(
+                (
+                    name,
+                    MODULES[name][0],
+                    len(mutants),
+                    killed,
+                    survived,
+                    equivalent,
+                    not_run,
+                    percent if ran else None,
+                    floor,
+                )
+            )
+            print(
+                f"{name}: {killed} killed, {survived} survived, {equivalent} equivalent, {not_run} not run: {percent:.1f}% (floor {floor:g}%)",
+                flush=True,
+            )
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -1,4 +1,5 @@
 """Starts the web server, the grading worker and the quick-check worker together; Ctrl-C stops them all."""
+
 import os
 import signal
 import subprocess
@@ -13,10 +14,30 @@ VENV_BIN = Path(sys.executable).parent
 def commands():
     """The web server (uvicorn: pages and the interview rooms' websockets), the grading worker,
     and the worker kept for quick checks."""
-    celery = [str(VENV_BIN / "celery"), "-A", "interview_platform", "worker", "--concurrency", "1", "--loglevel", "INFO"]
+    celery = [
+        str(VENV_BIN / "celery"),
+        "-A",
+        "interview_platform",
+        "worker",
+        "--concurrency",
+        "1",
+        "--loglevel",
+        "INFO",
+    ]
     return [
-        [sys.executable, "-m", "uvicorn", "interview_platform.asgi:application", "--host", "127.0.0.1", "--port", "8000",
-         "--reload", "--lifespan", "off"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "interview_platform.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "8000",
+            "--reload",
+            "--lifespan",
+            "off",
+        ],
         # -B runs the beat scheduler in the worker: the stuck-submission sweep and assessment deadlines.
         # It takes quick checks too when it is idle.
         [*celery, "-B", "-Q", "cpu,check", "-n", "cpu@%h", "--schedule", str(ROOT / ".run" / "celerybeat-schedule")],
@@ -35,7 +56,10 @@ def main():
         # Root on purpose: the worker makes a cgroup per grading and starts each sandbox as
         # user nobody (docs/sandbox.md, layer 1). Celery's warning about root says nothing more.
         worker_environment["PYTHONWARNINGS"] = "ignore:You're running the worker with superuser privileges"
-        print("The worker runs as root, to give each grading its own cgroup and drop the sandbox to user nobody.", flush=True)
+        print(
+            "The worker runs as root, to give each grading its own cgroup and drop the sandbox to user nobody.",
+            flush=True,
+        )
     environments = [environment, worker_environment, worker_environment]
     children = [subprocess.Popen(cmd, env=env, start_new_session=True) for cmd, env in zip(commands(), environments)]
     print("Hotpath is running on http://127.0.0.1:8000 (Ctrl-C stops the server and the workers)", flush=True)

@@ -2,6 +2,7 @@
 read-only: the client secret is sealed (sso/sealing.py) and never shown, and a provider is
 configured by the organisation's owner on its settings page (sso.services.configure), which
 checks the issuer and the domains."""
+
 from django.contrib import admin
 
 from .models import ClaimedDomain, IdentityProvider, ProviderIdentity

@@ -15,26 +15,35 @@ class ProviderForm(forms.Form):
     """The owner's settings for the organisation's provider. The client secret is never
     shown again: left blank, the stored one stays."""
 
-    issuer = forms.URLField(max_length=400, label="Issuer URL", assume_scheme="https",
-                            help_text="As the provider's discovery document names it, e.g. "
-                            "https://login.example.com/realms/acme (https only).")
+    issuer = forms.URLField(
+        max_length=400,
+        label="Issuer URL",
+        assume_scheme="https",
+        help_text="As the provider's discovery document names it, e.g. "
+        "https://login.example.com/realms/acme (https only).",
+    )
     client_id = forms.CharField(max_length=255, label="Client id")
     client_secret = forms.CharField(
-        required=False, label="Client secret", strip=True,
+        required=False,
+        label="Client secret",
+        strip=True,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
         help_text="Stored encrypted and never shown again; leave blank to keep the saved one.",
     )
     domains = forms.CharField(
-        label="E-mail domains", widget=forms.Textarea(attrs={"rows": 2}),
+        label="E-mail domains",
+        widget=forms.Textarea(attrs={"rows": 2}),
         help_text="The domains whose addresses sign in through this provider, e.g. example.com (comma or one a line).",
     )
     enabled = forms.BooleanField(required=False, initial=True, label="Members can sign in through this provider")
     required = forms.BooleanField(
-        required=False, label="Members must use it",
+        required=False,
+        label="Members must use it",
         help_text="Members whose address is in these domains can no longer sign in with a password.",
     )
     join_as_member = forms.BooleanField(
-        required=False, label="Join on first sign-in",
+        required=False,
+        label="Join on first sign-in",
         help_text="Someone who signs in through the provider for the first time joins as a reviewer.",
     )
 
@@ -70,7 +79,11 @@ class SsoAwareAuthenticationForm(AuthenticationForm):
         if provider is not None:
             url = reverse("sso:start", args=[provider.organisation.slug])
             raise ValidationError(
-                format_html('{} requires its single sign-on for your address: <a href="{}">sign in with {} SSO</a>.',
-                            provider.organisation.name, url, provider.organisation.name),
+                format_html(
+                    '{} requires its single sign-on for your address: <a href="{}">sign in with {} SSO</a>.',
+                    provider.organisation.name,
+                    url,
+                    provider.organisation.name,
+                ),
                 code="sso_required",
             )

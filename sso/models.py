@@ -1,5 +1,6 @@
 """An organisation's OpenID Connect identity provider, the e-mail domains it
 covers, and the provider identities linked to accounts (sso/services.py uses them)."""
+
 from django.conf import settings
 from django.db import models
 
@@ -18,9 +19,7 @@ class IdentityProvider(models.Model):
     )
     client_id = models.CharField(max_length=255)
     client_secret_sealed = models.TextField()
-    enabled = models.BooleanField(
-        default=True, help_text="Members can sign in through this provider."
-    )
+    enabled = models.BooleanField(default=True, help_text="Members can sign in through this provider.")
     required = models.BooleanField(
         default=False,
         help_text="Members whose e-mail is in a covered domain must sign in through the provider: "

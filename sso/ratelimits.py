@@ -5,6 +5,7 @@ domains would map the site's customers: look-ups are counted per client address
 (django-ratelimit, in the shared cache; behind the TLS proxy the forwarded address,
 settings.RATELIMIT_IP_META_KEY) at settings.SSO_FIND_RATE, and past it the page answers
 429 without looking anything up."""
+
 from functools import wraps
 
 from django.conf import settings

@@ -6,6 +6,7 @@ the configuration page never shows it again. Rotating SECRET_KEY makes the
 sealed secrets unreadable: `unseal` then raises SealError and the owner enters the
 secret again.
 """
+
 import base64
 import hashlib
 
@@ -34,5 +35,7 @@ def unseal(sealed):
     try:
         return _fernet().decrypt(sealed.encode("ascii")).decode()
     except (InvalidToken, ValueError):
-        raise SealError("The client secret cannot be read (the server's SECRET_KEY changed): "
-                        "the organisation's owner must enter it again.") from None
+        raise SealError(
+            "The client secret cannot be read (the server's SECRET_KEY changed): "
+            "the organisation's owner must enter it again."
+        ) from None

@@ -13,6 +13,7 @@ and what to do.
 Only https providers are accepted; plain http only for loopback addresses and only
 where settings.SSO_ALLOW_HTTP_LOOPBACK is on (DEBUG and the tests).
 """
+
 import ipaddress
 from urllib.parse import urlsplit
 
@@ -77,9 +78,11 @@ def provider_for_email(email):
     domain = domain_of(email)
     if not domain:
         return None
-    claimed = ClaimedDomain.objects.filter(name=domain, provider__enabled=True).select_related(
-        "provider__organisation"
-    ).first()
+    claimed = (
+        ClaimedDomain.objects.filter(name=domain, provider__enabled=True)
+        .select_related("provider__organisation")
+        .first()
+    )
     return claimed.provider if claimed else None
 
 
@@ -139,11 +142,15 @@ def discover(provider):
     except requests.RequestException as error:
         raise _unreachable(provider, error) from None
     except ValueError:
-        raise SsoError(f"The identity provider's discovery document ({url}) is not JSON: "
-                       "the organisation's owner should check the issuer URL.") from None
+        raise SsoError(
+            f"The identity provider's discovery document ({url}) is not JSON: "
+            "the organisation's owner should check the issuer URL."
+        ) from None
     if metadata.get("issuer") != provider.issuer:
-        raise SsoError(f"The identity provider names its issuer {metadata.get('issuer')!r}, not "
-                       f"{provider.issuer!r}: the organisation's owner should enter the issuer it names.")
+        raise SsoError(
+            f"The identity provider names its issuer {metadata.get('issuer')!r}, not "
+            f"{provider.issuer!r}: the organisation's owner should enter the issuer it names."
+        )
     for name in _ENDPOINTS:
         if not metadata.get(name):
             raise SsoError(f"The identity provider's discovery document has no {name}: it cannot be used.")
@@ -151,14 +158,17 @@ def discover(provider):
     supported = metadata.get("id_token_signing_alg_values_supported") or ["RS256"]
     metadata["id_token_signing_alg_values_supported"] = [alg for alg in supported if alg in SIGNING_ALGORITHMS]
     if not metadata["id_token_signing_alg_values_supported"]:
-        raise SsoError(f"The identity provider signs its tokens only with {', '.join(supported)}, "
-                       "which Hotpath does not accept.")
+        raise SsoError(
+            f"The identity provider signs its tokens only with {', '.join(supported)}, which Hotpath does not accept."
+        )
     return metadata
 
 
 def _unreachable(provider, error):
-    return SsoError(f"The identity provider at {provider.issuer} could not be reached "
-                    f"({type(error).__name__}): try again later, or tell your organisation's owner.")
+    return SsoError(
+        f"The identity provider at {provider.issuer} could not be reached "
+        f"({type(error).__name__}): try again later, or tell your organisation's owner."
+    )
 
 
 def _client(provider, metadata):
@@ -169,8 +179,7 @@ def _client(provider, metadata):
         name=name,
         client_id=provider.client_id,
         client_secret=sealing.unseal(provider.client_secret_sealed),
-        client_kwargs={"scope": SCOPE, "code_challenge_method": "S256",
-                       "default_timeout": settings.SSO_HTTP_TIMEOUT},
+        client_kwargs={"scope": SCOPE, "code_challenge_method": "S256", "default_timeout": settings.SSO_HTTP_TIMEOUT},
         **metadata,
     )
 
@@ -201,18 +210,22 @@ def finish_sign_in(request, provider):
     except sealing.SealError as error:
         raise SsoError(str(error)) from None
     except MismatchingStateError:
-        raise SsoError("This sign-in was not started here, or has already been used (its state does not match): "
-                       "start again.") from None
+        raise SsoError(
+            "This sign-in was not started here, or has already been used (its state does not match): start again."
+        ) from None
     except OAuthError as error:
         raise _refused(error) from None
     except requests.RequestException as error:
         raise _unreachable(provider, error) from None
     except (BadSignatureError, InvalidKeyIdError, DecodeError):
-        raise SsoError("The identity provider's answer does not carry a valid signature from the keys it "
-                       "publishes: sign-in refused.") from None
+        raise SsoError(
+            "The identity provider's answer does not carry a valid signature from the keys it "
+            "publishes: sign-in refused."
+        ) from None
     except ClaimError as error:
-        raise SsoError(f"The identity provider's answer is not valid for this sign-in ({error.description}): "
-                       "sign-in refused.") from None
+        raise SsoError(
+            f"The identity provider's answer is not valid for this sign-in ({error.description}): sign-in refused."
+        ) from None
     except JoseError as error:
         raise SsoError(f"The identity provider's answer could not be checked ({error}): sign-in refused.") from None
     claims = token.get("userinfo")
@@ -223,8 +236,10 @@ def finish_sign_in(request, provider):
 
 def _refused(error):
     if error.error == "invalid_client":
-        return SsoError("The identity provider did not accept Hotpath's client id and secret: the organisation's "
-                        "owner should check them on its single sign-on settings.")
+        return SsoError(
+            "The identity provider did not accept Hotpath's client id and secret: the organisation's "
+            "owner should check them on its single sign-on settings."
+        )
     detail = f"{error.error}: {error.description}" if error.description else error.error
     return SsoError(f"The identity provider refused the sign-in ({detail}).")
 
@@ -242,8 +257,10 @@ def account_for(provider, claims):
         raise SsoError(f"Your identity provider has not verified {email}: verify it there, then sign in again.")
     if domain_of(email) not in provider.domain_names:
         covered = ", ".join(provider.domain_names) or "none"
-        raise SsoError(f"{email} is not in a domain {provider.organisation.name} covers ({covered}): "
-                       "sign in with your password instead.")
+        raise SsoError(
+            f"{email} is not in a domain {provider.organisation.name} covers ({covered}): "
+            "sign in with your password instead."
+        )
     identity = ProviderIdentity.objects.filter(provider=provider, subject=claims["sub"]).select_related("user").first()
     user = identity.user if identity else _user_with_email(email)
     if not user.is_active:
@@ -251,8 +268,9 @@ def account_for(provider, claims):
     if identity is None:
         ProviderIdentity.objects.create(provider=provider, subject=claims["sub"], user=user)
     if provider.join_as_member:
-        Membership.objects.get_or_create(user=user, organisation=provider.organisation,
-                                         defaults={"role": Role.REVIEWER})
+        Membership.objects.get_or_create(
+            user=user, organisation=provider.organisation, defaults={"role": Role.REVIEWER}
+        )
     return user
 
 

@@ -11,4 +11,3 @@ urlpatterns = [
     path("<slug:org>/go/", views.go, name="go"),
     path("<slug:org>/callback/", views.callback, name="callback"),
 ]
-

@@ -1,5 +1,6 @@
 """The organisation owner's single sign-on settings, and signing in through a provider
 (sso/services.py does the work)."""
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -38,17 +39,30 @@ def provider_settings(request, org):
             _warn_if_undiscoverable(request, provider)
             return redirect("sso_settings", org=organisation.slug)
     callback = request.build_absolute_uri(reverse("sso:callback", args=[organisation.slug]))
-    return render(request, "sso/settings.html", {
-        "organisation": organisation, "provider": provider, "form": form, "callback_url": callback,
-        "start_url": request.build_absolute_uri(reverse("sso:start", args=[organisation.slug])),
-    })
+    return render(
+        request,
+        "sso/settings.html",
+        {
+            "organisation": organisation,
+            "provider": provider,
+            "form": form,
+            "callback_url": callback,
+            "start_url": request.build_absolute_uri(reverse("sso:start", args=[organisation.slug])),
+        },
+    )
 
 
 def _initial(provider):
     if provider is None:
         return {"enabled": True}
-    return {"issuer": provider.issuer, "client_id": provider.client_id, "domains": "\n".join(provider.domain_names),
-            "enabled": provider.enabled, "required": provider.required, "join_as_member": provider.join_as_member}
+    return {
+        "issuer": provider.issuer,
+        "client_id": provider.client_id,
+        "domains": "\n".join(provider.domain_names),
+        "enabled": provider.enabled,
+        "required": provider.required,
+        "join_as_member": provider.join_as_member,
+    }
 
 
 def _warn_if_undiscoverable(request, provider):
@@ -59,15 +73,16 @@ def _warn_if_undiscoverable(request, provider):
 
 
 def find_provider(request):
-    """"Sign in with your organisation's SSO": the e-mail's domain leads to its organisation's start page."""
+    """ "Sign in with your organisation's SSO": the e-mail's domain leads to its organisation's start page."""
     form = FindProviderForm(request.POST or None)
     next_url = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         provider = services.provider_for_email(form.cleaned_data["email"])
         if provider is not None:
             return redirect(_with_next(reverse("sso:start", args=[provider.organisation.slug]), next_url))
-        form.add_error("email", "No organisation signs in through single sign-on for this address: "
-                       "sign in with your password.")
+        form.add_error(
+            "email", "No organisation signs in through single sign-on for this address: sign in with your password."
+        )
     return render(request, "sso/find.html", {"form": form, "next": next_url})
 
 
@@ -112,7 +127,7 @@ def _with_next(url, next_url):
 
 def _safe_next(request):
     candidate = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(candidate, allowed_hosts={request.get_host()},
-                                              require_https=request.is_secure())
+    allowed = url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
     return candidate if allowed else ""
-

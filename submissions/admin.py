@@ -7,7 +7,18 @@ from .models import Submission
 class SubmissionAdmin(admin.ModelAdmin):
     """Read-only: rows change only through grading."""
 
-    list_display = ("pk", "user", "exercise", "purpose", "status", "verdict", "speedup", "hardware", "attempts", "created_at")
+    list_display = (
+        "pk",
+        "user",
+        "exercise",
+        "purpose",
+        "status",
+        "verdict",
+        "speedup",
+        "hardware",
+        "attempts",
+        "created_at",
+    )
     list_filter = ("status", "verdict", "purpose", "hardware")
     search_fields = ("user__username", "exercise__question__slug")
     date_hierarchy = "created_at"

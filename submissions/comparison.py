@@ -20,6 +20,7 @@ between the two figures is the machine's, and the page says so. Two gradings of
 one program can land with intervals apart on a busy machine, and "the
 difference is your change" would then be false.
 """
+
 from dataclasses import dataclass
 
 from .models import Purpose, Submission
@@ -53,9 +54,15 @@ def against_previous(submission):
         return None
     previous = (
         Submission.objects.filter(
-            user_id=submission.user_id, exercise_id=submission.exercise_id, hardware=submission.hardware,
-            purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED, created_at__lt=submission.created_at,
-            speedup__gt=0, speedup_ci_low__gt=0, speedup_ci_high__gt=0,
+            user_id=submission.user_id,
+            exercise_id=submission.exercise_id,
+            hardware=submission.hardware,
+            purpose=Purpose.PRACTICE,
+            verdict=Verdict.ACCEPTED,
+            created_at__lt=submission.created_at,
+            speedup__gt=0,
+            speedup_ci_low__gt=0,
+            speedup_ci_high__gt=0,
             report__harness_version=submission.report.get("harness_version"),
         )
         .order_by("-created_at")
@@ -77,7 +84,10 @@ def _comparable(submission):
         submission.verdict == Verdict.ACCEPTED
         and submission.purpose == Purpose.PRACTICE
         and submission.report is not None
-        and all(value is not None and value > 0 for value in (submission.speedup, submission.speedup_ci_low, submission.speedup_ci_high))
+        and all(
+            value is not None and value > 0
+            for value in (submission.speedup, submission.speedup_ci_low, submission.speedup_ci_high)
+        )
     )
 
 

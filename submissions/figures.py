@@ -3,6 +3,7 @@
 (settings.TEMPLATES), so no template loads it and none defines its own. The
 formats themselves are the harness's (grader.harness.feedback), so the graded
 message and the page write a number the same way."""
+
 from django import template
 
 from grader.harness import feedback

@@ -1,5 +1,6 @@
 """The Submission row is the truth: the web creates it, a worker grades it and
 writes the report back, and every page reads it."""
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -39,7 +40,9 @@ class Submission(models.Model):
     exercise = models.ForeignKey("questions.ExerciseVersion", on_delete=models.PROTECT, related_name="submissions")
     code = models.TextField()
     program = models.CharField(
-        max_length=32, blank=True, editable=False,
+        max_length=32,
+        blank=True,
+        editable=False,
         help_text="The code's fingerprint (submissions.same_code): gradings of the same program share it.",
     )
     purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.PRACTICE)
@@ -95,7 +98,16 @@ class Submission(models.Model):
         return Verdict.LABELS.get(self.verdict, "")
 
     #: What the timings download keeps of each size (the rest of the report is on the page).
-    TIMING_FIELDS = ("size", "pairs", "speedup", "speedup_ci", "time_s", "reference_time_s", "transfer_overhead_s", "calls")
+    TIMING_FIELDS = (
+        "size",
+        "pairs",
+        "speedup",
+        "speedup_ci",
+        "time_s",
+        "reference_time_s",
+        "transfer_overhead_s",
+        "calls",
+    )
 
     def timings(self):
         """Every timed call of a graded submission, for anyone who wants to check

@@ -1,5 +1,6 @@
 """Submissions as practice: which count, and the queries the practice app's pages
 (practice/) count and list them with."""
+
 from django.db.models import Count, Q
 
 from questions.models import Question
@@ -21,7 +22,9 @@ def users_annotation():
 
 
 def practised_question_ids(user):
-    return Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES).values_list("exercise__question_id", flat=True)
+    return Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES).values_list(
+        "exercise__question_id", flat=True
+    )
 
 
 def accepted_question_ids(user):
@@ -34,7 +37,9 @@ def accepted_question_ids(user):
 
 def recent_practice(user, limit):
     return (
-        Submission.objects.filter(user=user, purpose__in=PRACTICE_PURPOSES, exercise__question__in=Question.objects.public())
+        Submission.objects.filter(
+            user=user, purpose__in=PRACTICE_PURPOSES, exercise__question__in=Question.objects.public()
+        )
         .exclude(purpose__in=SITTING_PURPOSES)  # shown on the sitting's pages, as its owner allows
         .select_related("exercise__question")
         .order_by("-created_at")[:limit]

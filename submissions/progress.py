@@ -8,6 +8,7 @@ keeps only the latest one per submission, with a short TTL so a dead worker's
 last word fades instead of showing forever. Queued rows need nothing stored:
 their place in the queue is computed when asked (services.queue_position).
 """
+
 import time
 
 from django.core.cache import cache
@@ -97,7 +98,7 @@ ESTIMATED_PHASES = ("timing", "profiling")
 
 
 def time_left_words(phase, eta_s):
-    """", about 12 s left" from the harness's estimate; while timing has no estimate
+    """ ", about 12 s left" from the harness's estimate; while timing has no estimate
     yet (its first pairs), ", estimating the time left…"; otherwise nothing."""
     if eta_s is not None:
         return f", about {eta_s:.0f} s left"

@@ -21,6 +21,7 @@ loop) is a new program, as it should be; so is a change that does nothing but
 alter the tokens (`x * 2.0` for `2.0 * x`): this raises the bar against fishing,
 it does not make it impossible.
 """
+
 import ast
 import builtins
 import hashlib
@@ -30,7 +31,15 @@ import tokenize
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 SKIPPED_TOKENS = frozenset(
-    {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING, tokenize.ENDMARKER}
+    {
+        tokenize.COMMENT,
+        tokenize.NL,
+        tokenize.NEWLINE,
+        tokenize.INDENT,
+        tokenize.DEDENT,
+        tokenize.ENCODING,
+        tokenize.ENDMARKER,
+    }
 )
 
 
@@ -38,7 +47,12 @@ class _DocstringStripper(ast.NodeTransformer):
     def _strip(self, node):
         self.generic_visit(node)
         body = node.body
-        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             node.body = body[1:] or [ast.Pass()]
         return node
 

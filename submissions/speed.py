@@ -16,6 +16,7 @@ group joins that group, otherwise it starts a new one; every entry of a group sh
 rank of the group's first entry (its 1-based place), written "=2" when the group holds
 more than one entry. Groups are runs of consecutive entries, so ranks never go down.
 """
+
 from dataclasses import dataclass
 from functools import lru_cache
 

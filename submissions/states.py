@@ -2,6 +2,7 @@
 
 The verdict words are the judge's (grader.verdicts); this adds the labels the
 pages show."""
+
 from grader import verdicts
 
 

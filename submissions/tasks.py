@@ -1,4 +1,5 @@
 """Celery tasks: thin wrappers around submissions.services (lifecycle, housekeeping)."""
+
 from celery import shared_task
 from celery.signals import worker_ready
 

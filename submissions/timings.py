@@ -1,6 +1,7 @@
 """The timings download: every timed call behind a submission's figures, as JSON.
 Offered to the submission's owner (submissions.views) and to hiring teams for their
 candidates' submissions (teams)."""
+
 from django.http import Http404, JsonResponse
 
 

@@ -1,4 +1,5 @@
 """Submission pages: submit, the live submission page, its JSON status, its timings download, my list."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -69,7 +70,10 @@ def submit(request, slug):
     purpose = Purpose.QUICK_CHECK if request.POST.get("purpose") == Purpose.QUICK_CHECK else Purpose.PRACTICE
     error = None
     if REPLACEMENT_CHARACTER in code:
-        error, status = "Your code contains bytes that are not valid UTF-8 (shown as \ufffd). Fix them and submit again.", 400
+        error, status = (
+            "Your code contains bytes that are not valid UTF-8 (shown as \ufffd). Fix them and submit again.",
+            400,
+        )
     else:
         try:
             submission = intake.submit_practice(request.user, exercise, code, purpose=purpose)
@@ -83,7 +87,9 @@ def submit(request, slug):
         return render(request, "submissions/submit.html", context, status=status)
     if wants_json:
         status_url = reverse("submissions:status", args=[submission.pk])
-        return JsonResponse({"id": submission.pk, "url": submission.get_absolute_url(), "status_url": status_url}, status=201)
+        return JsonResponse(
+            {"id": submission.pk, "url": submission.get_absolute_url(), "status_url": status_url}, status=201
+        )
     return redirect(submission)
 
 
@@ -99,7 +105,9 @@ def _keep_draft(user, question, code):
 def _own_submission(request, pk):
     """One of the user's own submissions outside a sitting, or 404 (staff included: these act on its owner's behalf)."""
     return get_object_or_404(
-        Submission.objects.select_related("exercise__question").exclude(purpose__in=SITTING_PURPOSES), pk=pk, user=request.user
+        Submission.objects.select_related("exercise__question").exclude(purpose__in=SITTING_PURPOSES),
+        pk=pk,
+        user=request.user,
     )
 
 

@@ -5,6 +5,7 @@ is filtered to organisations the user belongs to, so another organisation's
 assessment, candidate or report is a 404, indistinguishable from one that does
 not exist. A member whose role is not allowed the action gets a 403.
 """
+
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.shortcuts import get_object_or_404
@@ -14,7 +15,9 @@ from .models import ALL_ROLES, CandidateSession, Membership
 
 def scoped_queryset(user, model_or_queryset):
     """`model_or_queryset` narrowed to rows of organisations `user` is a member of."""
-    queryset = model_or_queryset if isinstance(model_or_queryset, QuerySet) else model_or_queryset._default_manager.all()
+    queryset = (
+        model_or_queryset if isinstance(model_or_queryset, QuerySet) else model_or_queryset._default_manager.all()
+    )
     if not user.is_authenticated:
         return queryset.none()
     path = queryset.model.organisation_path

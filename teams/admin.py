@@ -101,8 +101,16 @@ class AuditEntryAdmin(ViewOnlyAdmin):
 
 @admin.register(OrganisationToken)
 class OrganisationTokenAdmin(ViewOnlyAdmin):
-    list_display = ("name", "organisation", "role", "shown_prefix", "created_by", "created_at", "last_used_at",
-                    "revoked_at")
+    list_display = (
+        "name",
+        "organisation",
+        "role",
+        "shown_prefix",
+        "created_by",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
     list_filter = ("role",)
     search_fields = ("name", "prefix", "organisation__name")
     list_select_related = ("organisation", "created_by")

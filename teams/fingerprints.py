@@ -18,6 +18,7 @@ compare() measures how much of each program is covered by fingerprints it shares
 other, leaving out what either shares with `boilerplate` (the starter, the model solution),
 and returns the matching regions as character spans of each program.
 """
+
 import builtins
 import hashlib
 import io
@@ -187,7 +188,7 @@ def tokens(code):
 
 def _kgram_hashes(texts):
     return [
-        int.from_bytes(hashlib.blake2b("\x1f".join(texts[i:i + K]).encode(), digest_size=8).digest(), "big")
+        int.from_bytes(hashlib.blake2b("\x1f".join(texts[i : i + K]).encode(), digest_size=8).digest(), "big")
         for i in range(len(texts) - K + 1)
     ]
 
@@ -198,7 +199,7 @@ def winnow(hashes):
     chosen = {}
     last = None
     for start in range(max(len(hashes) - W + 1, 1 if hashes else 0)):
-        window = hashes[start:start + W]
+        window = hashes[start : start + W]
         position = start + min(range(len(window)), key=lambda i: (window[i], -i))
         if position != last:
             chosen.setdefault(hashes[position], []).append(position)
@@ -314,8 +315,8 @@ def segments(code, regions):
         if region.start < cursor:
             continue  # overlaps the previous region: already shown there
         if region.start > cursor:
-            pieces.append((code[cursor:region.start], None))
-        pieces.append((code[region.start:region.end], region.number))
+            pieces.append((code[cursor : region.start], None))
+        pieces.append((code[region.start : region.end], region.number))
         cursor = region.end
     if cursor < len(code):
         pieces.append((code[cursor:], None))

@@ -79,7 +79,9 @@ class AssessmentForm(forms.ModelForm):
         if self.instance.is_published:
             # Every candidate gets the same time: it is frozen once candidates can be invited.
             self.fields["time_limit_minutes"].disabled = True
-            self.fields["time_limit_minutes"].help_text = "Fixed once published. Grant extra time per candidate instead."
+            self.fields[
+                "time_limit_minutes"
+            ].help_text = "Fixed once published. Grant extra time per candidate instead."
 
     def clean(self):
         cleaned = super().clean()
@@ -110,8 +112,8 @@ class AddQuestionForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["question"].label_from_instance = (
-            lambda q: f"[{q.get_kind_display()}] {q.title} ({q.get_difficulty_display()})"
+        self.fields["question"].label_from_instance = lambda q: (
+            f"[{q.get_kind_display()}] {q.title} ({q.get_difficulty_display()})"
             + ("" if q.is_public else " · assessment-only")
         )
 

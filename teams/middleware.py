@@ -3,6 +3,7 @@ questions opened elsewhere on the site (the question pages of the questions app)
 are recorded on the sitting, and by default refused with a page that says why
 (settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING). It lives here, not in questions,
 because questions sits below teams and knows nothing of sittings."""
+
 from django.conf import settings
 from django.shortcuts import render
 

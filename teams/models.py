@@ -5,6 +5,7 @@ Every team-side object knows the path from itself to its Organisation
 (`organisation_path`), so one helper (teams.access) can scope any lookup to the
 organisations a user belongs to.
 """
+
 from datetime import timedelta
 
 from django.conf import settings
@@ -127,20 +128,24 @@ class Assessment(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     # What a candidate sees during a sitting: the owner's choice (CANDIDATE_VIEW lists them, in order).
     show_verdicts = models.BooleanField(
-        "Results", default=True,
+        "Results",
+        default=True,
         help_text="Each graded submission's verdict, speedup and message. Off: the candidate sees only that it was graded.",
     )
     show_tracebacks = models.BooleanField(
-        "Tracebacks", default=True,
+        "Tracebacks",
+        default=True,
         help_text="A failed submission's traceback or the line at fault (with results, and for quick checks).",
     )
     allow_quick_check = models.BooleanField(
-        "Quick check", default=True,
+        "Quick check",
+        default=True,
         help_text="“Run on small inputs”: correctness on small inputs, shown to the candidate and never scored.",
     )
     show_hints = models.BooleanField("Hints", default=False, help_text="The coding question's hints, as in practice.")
     show_leaderboards = models.BooleanField(
-        "Leaderboards", default=False,
+        "Leaderboards",
+        default=False,
         help_text="A link to the exercise's public leaderboard (questions from the public bank only).",
     )
     #: Set on a practice assessment: the real one whose candidates may take it first (teams.services.practice).
@@ -198,7 +203,8 @@ class AssessmentItem(models.Model):
         ExerciseVersion, on_delete=models.PROTECT, null=True, blank=True, related_name="assessment_items"
     )
     target_speedup = models.FloatField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="Coding: the speedup over the reference that earns full marks (see reports.speed_score); "
         "empty: any accepted answer does.",
     )
@@ -338,7 +344,9 @@ class Answer(models.Model):
     text = models.TextField(blank=True)
     numeric_input = models.CharField(max_length=100, blank=True)
     numeric_correct = models.BooleanField(null=True, help_text="Checked automatically when the answer is saved.")
-    rubric_checked = models.JSONField(default=list, blank=True, help_text="Indexes of rubric points the reviewer ticked.")
+    rubric_checked = models.JSONField(
+        default=list, blank=True, help_text="Indexes of rubric points the reviewer ticked."
+    )
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

@@ -20,6 +20,7 @@ submission, else the last one. Across candidates (assessment_reports), each codi
 question ranks the candidates whose counted answer is faster, and those whose
 intervals overlap share a rank (submissions.speed.shared_ranks).
 """
+
 import csv
 import difflib
 import math
@@ -245,8 +246,10 @@ def candidate_report(session):
     items = list(session.assessment.items.select_related("question", "exercise_version"))
     answers = {answer.item_id: answer for answer in session.answers.all()}
     submissions, checks = {}, {}
-    for link in SessionSubmission.objects.filter(session=session).select_related("submission").order_by(
-        "submission__created_at", "submission__pk"
+    for link in (
+        SessionSubmission.objects.filter(session=session)
+        .select_related("submission")
+        .order_by("submission__created_at", "submission__pk")
     ):
         graded = link.submission.purpose == Purpose.ASSESSMENT
         (submissions if graded else checks).setdefault(link.item_id, []).append(link.submission)
@@ -254,7 +257,10 @@ def candidate_report(session):
     results = []
     for item in items:
         result = ItemResult(
-            item=item, answer=answers.get(item.pk), submissions=submissions.get(item.pk, []), checks=checks.get(item.pk, []),
+            item=item,
+            answer=answers.get(item.pk),
+            submissions=submissions.get(item.pk, []),
+            checks=checks.get(item.pk, []),
             starters=starters.get(item.question_id, frozenset()),
         )
         result.score = _score(result)
@@ -282,7 +288,9 @@ def rank_speeds(reports):
                 by_item.setdefault(result.item.pk, []).append(result)
     for results in by_item.values():
         results.sort(key=lambda result: (-result.best_submission.speedup, result.best_submission.created_at))
-        intervals = [speed.interval(s.speedup, s.speedup_ci_low, s.speedup_ci_high) for s in (r.best_submission for r in results)]
+        intervals = [
+            speed.interval(s.speedup, s.speedup_ci_low, s.speedup_ci_high) for s in (r.best_submission for r in results)
+        ]
         for result, rank in zip(results, speed.shared_ranks(intervals)):
             result.speed_rank = rank
 
@@ -300,8 +308,11 @@ def assessment_similarity(assessment, reports):
     for item, candidates in candidates_by_item.items():
         version = item.exercise_version
         flags += item_flags(
-            item, candidates, _similarity_sources(item, assessment),
-            starter=version.starter_code if version else "", solution=version.solution_code if version else "",
+            item,
+            candidates,
+            _similarity_sources(item, assessment),
+            starter=version.starter_code if version else "",
+            solution=version.solution_code if version else "",
             author_of=lambda session: session.candidate_id,
         )
     return sorted(flags, key=lambda flag: -flag.score)
@@ -318,15 +329,23 @@ def _similarity_sources(item, assessment):
     sources = []
     if item.exercise_version:
         sources.append(Source("solution", "the exercise's model solution", item.exercise_version.solution_code))
-    practice = Submission.objects.filter(
-        exercise__question=item.question, purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED
-    ).order_by("created_at").only("pk", "code", "program", "user_id")
+    practice = (
+        Submission.objects.filter(exercise__question=item.question, purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED)
+        .order_by("created_at")
+        .only("pk", "code", "program", "user_id")
+    )
     for answer in {(a.user_id, a.program): a for a in practice}.values():  # one per person and program
         sources.append(Source("practice", f"public practice answer #{answer.pk}", answer.code, author=answer.user_id))
-    links = SessionSubmission.objects.filter(
-        item__question=item.question, session__assessment__organisation_id=assessment.organisation_id,
-        submission__purpose=Purpose.ASSESSMENT, session__kind=SittingKind.REAL,
-    ).exclude(session__assessment=assessment).select_related("submission", "session__invitation", "session__assessment")
+    links = (
+        SessionSubmission.objects.filter(
+            item__question=item.question,
+            session__assessment__organisation_id=assessment.organisation_id,
+            submission__purpose=Purpose.ASSESSMENT,
+            session__kind=SittingKind.REAL,
+        )
+        .exclude(session__assessment=assessment)
+        .select_related("submission", "session__invitation", "session__assessment")
+    )
     last = {link.session_id: link for link in links.order_by("submission__created_at", "submission__pk")}
     for link in last.values():
         session = link.session

@@ -14,6 +14,7 @@ least MIN_SHARED_TOKENS long in both programs, so two tiny programs never match 
 saying the same one line. Both numbers were chosen on bench/similarity_bench.py's
 corpus (docs/benchmarks.md, "Similarity").
 """
+
 from dataclasses import dataclass
 from itertools import combinations
 

@@ -31,8 +31,16 @@ organisation_urls = [
     path("assessments/<int:pk>/", include(assessment_urls)),
     path("candidates/<int:session_pk>/", views.candidate_report, name="candidate_report"),
     path("candidates/<int:session_pk>/answers/<int:answer_pk>/review/", views.review_answer, name="review_answer"),
-    path("candidates/<int:session_pk>/submissions/<int:submission_pk>/timings.json", views.submission_timings, name="submission_timings"),
-    path("candidates/<int:session_pk>/submissions/<int:submission_pk>/grade-again/", views.grade_again, name="grade_again"),
+    path(
+        "candidates/<int:session_pk>/submissions/<int:submission_pk>/timings.json",
+        views.submission_timings,
+        name="submission_timings",
+    ),
+    path(
+        "candidates/<int:session_pk>/submissions/<int:submission_pk>/grade-again/",
+        views.grade_again,
+        name="grade_again",
+    ),
     path("invitations/<int:invitation_pk>/extra-time/", views.extra_time, name="extra_time"),
     path("invitations/<int:invitation_pk>/link/", views.candidate_link, name="candidate_link"),
 ]

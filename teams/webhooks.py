@@ -16,6 +16,7 @@ loopback, link-local and reserved addresses are refused when the endpoint is reg
 and again at every try (a name may come to resolve elsewhere). Only with
 settings.TEAMS_WEBHOOK_ALLOW_LOOPBACK (DEBUG, tests) may it be http(s) to a loopback address.
 """
+
 import enum
 import hashlib
 import hmac
@@ -195,8 +196,12 @@ def graded_payload(session):
         "score": report.score,
         "minutes_used": report.minutes_used,
         "results": [
-            {"number": result.item.number, "question": result.question.slug, "status": result.status_label,
-             "score": result.score}
+            {
+                "number": result.item.number,
+                "question": result.question.slug,
+                "status": result.status_label,
+                "score": result.score,
+            }
             for result in report.results
         ],
         "report": f"/api/v1/team/sittings/{session.pk}/",
@@ -207,9 +212,11 @@ def on_submission_graded(submission=None, **kwargs):
     """submissions.signals.submission_graded: the last grading of a closed sitting raises sitting.graded."""
     if submission is None or submission.purpose != Purpose.ASSESSMENT:
         return
-    link = SessionSubmission.objects.filter(submission=submission).select_related(
-        "session__assessment__organisation", "session__invitation"
-    ).first()
+    link = (
+        SessionSubmission.objects.filter(submission=submission)
+        .select_related("session__assessment__organisation", "session__invitation")
+        .first()
+    )
     if link is not None:
         graded_if_done(link.session)
 

@@ -9,6 +9,7 @@ Nothing closed that connection, so it outlived the run, and on PostgreSQL
 pytest-django could not drop the test database at the end ("being accessed by
 other users", a warning in every CI run). launched() closes it with the browser.
 """
+
 import os
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,7 +38,9 @@ def launched():
     """A running Chromium (skips the test where Chromium or Playwright is missing)."""
     if not CHROMIUM.exists():
         pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need Playwright (pip install playwright)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="browser tests need Playwright (pip install playwright)"
+    )
     with sync_api.sync_playwright() as playwright:
         sync_api.expect.set_options(timeout=STEP_TIMEOUT_MS)
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

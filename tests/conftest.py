@@ -4,6 +4,7 @@ member) live in tests/teams/conftest.py beside the tests that use them.
 Also the markers of pytest.ini, put on each test by what it does (pytest_collection_modifyitems
 below), so `make test-fast` can leave out every test that starts the harness, a browser, a worker
 process or Docker without anyone remembering to mark it by hand."""
+
 import os
 import time
 from pathlib import Path
@@ -69,8 +70,10 @@ def pytest_configure(config):
         from grader.sandbox.bwrap import BwrapSandbox
 
         def refuse(*args, **kwargs):
-            pytest.fail("this test runs the sandbox, which make test-fast leaves out: "
-                        "add it to MARKER_OF_PATH in tests/conftest.py")
+            pytest.fail(
+                "this test runs the sandbox, which make test-fast leaves out: "
+                "add it to MARKER_OF_PATH in tests/conftest.py"
+            )
 
         BwrapSandbox.run = refuse
 

@@ -9,6 +9,7 @@ tests/e2e/test_learner_loop.py). The gate wraps the live server's WSGI app: when
 test is over it turns new requests away without touching the database and waits
 for those in flight to finish; the next test opens it again.
 """
+
 import threading
 import time
 
@@ -55,7 +56,9 @@ class RequestGate:
             while self.in_flight:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise TimeoutError(f"{self.in_flight} live-server request(s) still running {timeout_s} s after the test")
+                    raise TimeoutError(
+                        f"{self.in_flight} live-server request(s) still running {timeout_s} s after the test"
+                    )
                 self.changed.wait(left)
 
     def _finished(self):

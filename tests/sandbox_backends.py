@@ -7,6 +7,7 @@ engine, or starts dockerd where it may (scripts/ensure_docker.sh --no-install), 
 where neither works every Docker test is skipped with the reason, in capitals.
 HOTPATH_REQUIRE_DOCKER=1 (CI on our machines) turns that skip into a failure.
 """
+
 import functools
 import os
 import shutil

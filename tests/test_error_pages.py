@@ -1,5 +1,6 @@
 """Our own 404 and 500 pages whenever DEBUG is off (the default), and our 404 page with DEBUG
 on too (`make run` turns it on), which otherwise keeps Django's debug pages."""
+
 import pytest
 from django.test import RequestFactory, override_settings
 from django.urls import reverse

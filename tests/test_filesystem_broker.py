@@ -1,6 +1,7 @@
 """The filesystem Celery broker (`make run`'s default) never hands a worker a
 half-written message. The race is made deterministic: a consumer polls the
 queue at the moment the producer has just opened the message's file."""
+
 import json
 from queue import Empty
 

@@ -1,6 +1,7 @@
 """The gate that keeps a browser test's last requests out of the database flush
 (tests/live_server_gate.py): it waits for a request in flight, turns later ones away
 without calling the app, and opens again for the next test."""
+
 import threading
 
 import pytest

@@ -1,4 +1,5 @@
 """A signed-out visitor sent to sign in is told why, and sign-up keeps where they were going."""
+
 import pytest
 from django.urls import reverse
 
@@ -8,7 +9,7 @@ def test_set_a_timed_assessment_signed_out_explains_the_sign_in(client):
     response = client.get(reverse("teams:index"), follow=True)
     html = response.content.decode()
     assert "Hiring teams set timed assessments" in html
-    assert f'{reverse("accounts:signup")}?next=/teams/' in html
+    assert f"{reverse('accounts:signup')}?next=/teams/" in html
 
 
 @pytest.mark.django_db

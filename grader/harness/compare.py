@@ -5,6 +5,7 @@ numbers only). An exercise's check.py, when present, replaces the value
 comparison but not the type check: whatever it says, an answer must be the
 same kind of thing as the reference's.
 """
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,7 +52,9 @@ def _describe(value):
 
 def _check_structure(expected, got, where):
     if isinstance(got, UnsupportedValue):
-        return Mismatch(f"Your function returned {got.what}{where}; expected {_describe(expected)}.", {"returned": got.what})
+        return Mismatch(
+            f"Your function returned {got.what}{where}; expected {_describe(expected)}.", {"returned": got.what}
+        )
     if isinstance(expected, np.ndarray):
         if not isinstance(got, np.ndarray):
             return Mismatch(f"Your function returned {_describe(got)}{where}; expected a numpy.ndarray.")
@@ -61,11 +64,15 @@ def _check_structure(expected, got, where):
                 f"expected a {KIND_NAMES[expected.dtype.kind]} array ({expected.dtype})."
             )
         if got.shape != expected.shape:
-            return Mismatch(f"Your function returned an array of shape {got.shape}{where}; expected shape {expected.shape}.")
+            return Mismatch(
+                f"Your function returned an array of shape {got.shape}{where}; expected shape {expected.shape}."
+            )
         return None
     if isinstance(expected, tuple):
         if not isinstance(got, tuple) or len(got) != len(expected):
-            return Mismatch(f"Your function returned {_describe(got)}{where}; expected a tuple of {len(expected)} items.")
+            return Mismatch(
+                f"Your function returned {_describe(got)}{where}; expected a tuple of {len(expected)} items."
+            )
         for position, (want, have) in enumerate(zip(expected, got)):
             problem = _check_structure(want, have, f" (item {position} of the tuple)")
             if problem:
@@ -123,8 +130,10 @@ def _precision_note(expected, got):
     reference's: float32 keeps about 7 significant digits, float64 about 16."""
     if got.kind not in "fc" or got.kind != expected.kind or got.itemsize >= expected.itemsize:
         return ""
-    return (f" Your array is {got}, the reference's {expected}: {got} cannot hold the digits this tolerance "
-            f"asks for, so compute in {expected} and return {expected}.")
+    return (
+        f" Your array is {got}, the reference's {expected}: {got} cannot hold the digits this tolerance "
+        f"asks for, so compute in {expected} and return {expected}."
+    )
 
 
 #: Elements per block of the float64 fast path: two scratch blocks of this
@@ -197,4 +206,6 @@ def _run_custom_check(check, expected, got, args):
         return Mismatch(f"The exercise's checker rejected your answer: {type(exc).__name__}: {str(exc)[:300]}")
     if ok:
         return None
-    return Mismatch(str(message)[:1000] or "The exercise's checker rejected your answer.", {"check": str(message)[:1000]})
+    return Mismatch(
+        str(message)[:1000] or "The exercise's checker rejected your answer.", {"check": str(message)[:1000]}
+    )

@@ -10,6 +10,7 @@ shifted by one place or reversed shows at a glance. Arrays past
 SHOWN_ELEMENTS are described by dtype and shape instead; at that size a
 learner reruns the reference on an input of their own.
 """
+
 import ast
 import math
 

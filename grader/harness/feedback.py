@@ -13,7 +13,19 @@ MEMORY_LIMIT = "memory_limit"
 OUTPUT_LIMIT = "output_limit"
 REJECTED = "rejected"
 INTERNAL_ERROR = "internal_error"
-VERDICTS = frozenset({ACCEPTED, WRONG_ANSWER, SYNTAX_ERROR, RUNTIME_ERROR, TIME_LIMIT, MEMORY_LIMIT, OUTPUT_LIMIT, REJECTED, INTERNAL_ERROR})
+VERDICTS = frozenset(
+    {
+        ACCEPTED,
+        WRONG_ANSWER,
+        SYNTAX_ERROR,
+        RUNTIME_ERROR,
+        TIME_LIMIT,
+        MEMORY_LIMIT,
+        OUTPUT_LIMIT,
+        REJECTED,
+        INTERNAL_ERROR,
+    }
+)
 
 #: Below this the answer is not meaningfully faster than the reference.
 SLOW_SPEEDUP = 1.2
@@ -113,9 +125,11 @@ def busy_note(contended_by_size):
     """For sizes where other processes held the reference's CPU during many timed
     calls (per_size.BUSY_SHARE): {size: (contended calls, timed calls)}."""
     where = ", ".join(f"{count} of {total} at size {size:,}" for size, (count, total) in contended_by_size.items())
-    return (f"The grading machine was busy: another process held the reference's CPU during part of its timed calls "
-            f"({where}), and the interval there stayed wider than the grader aims for, so these figures may be off. "
-            "Grading again when the machine is quieter gives steadier ones.")
+    return (
+        f"The grading machine was busy: another process held the reference's CPU during part of its timed calls "
+        f"({where}), and the interval there stayed wider than the grader aims for, so these figures may be off. "
+        "Grading again when the machine is quieter gives steadier ones."
+    )
 
 
 def check_message(size_count, edge_count):
@@ -125,7 +139,9 @@ def check_message(size_count, edge_count):
     )
 
 
-def accepted_hint(speedup, memory, reference_memory, first_call_s, fastest_call_s, exponent, reference_exponent, graded_on):
+def accepted_hint(
+    speedup, memory, reference_memory, first_call_s, fastest_call_s, exponent, reference_exponent, graded_on
+):
     hints = []
     if speedup < SLOW_SPEEDUP:
         hints.append(
@@ -148,7 +164,9 @@ def accepted_hint(speedup, memory, reference_memory, first_call_s, fastest_call_
             "speedup, but it is real latency: mention caching or warm-up in an interview."
         )
     if not hints:
-        hints.append("Well done. Can you explain where the remaining time goes (memory bandwidth, passes over the data)?")
+        hints.append(
+            "Well done. Can you explain where the remaining time goes (memory bandwidth, passes over the data)?"
+        )
     return " ".join(hints[:2])
 
 

@@ -28,6 +28,7 @@ what the runner holds, so a call's peak counts the pool it began with and
 what the module allocated on the device at import (Side.wait_hello).
 Without pynvml the probe reports nothing and the host figures are used.
 """
+
 import numpy as np
 
 
@@ -52,7 +53,9 @@ class Device:
 
     def to_device(self, args):
         """Copies NumPy arguments to the device and waits until they are there."""
-        staged = tuple(self._asarray(a) if type(a).__name__ == "ndarray" and type(a).__module__ == "numpy" else a for a in args)
+        staged = tuple(
+            self._asarray(a) if type(a).__name__ == "ndarray" and type(a).__module__ == "numpy" else a for a in args
+        )
         self.synchronize()
         return staged
 

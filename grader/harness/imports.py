@@ -7,6 +7,7 @@ code runs, and the runner enforces the same import list at run time on the
 submission's import statements, and the forbidden modules on any import that
 goes through its builtins (see guarded_builtins).
 """
+
 import ast
 import builtins
 import difflib
@@ -15,40 +16,155 @@ import sys
 from dataclasses import dataclass
 
 #: Standard-library modules with no access to the OS, files or processes.
-HARMLESS_STDLIB = frozenset({
-    "__future__", "math", "cmath", "functools", "itertools", "operator", "collections",
-    "typing", "dataclasses", "heapq", "bisect",
-})
+HARMLESS_STDLIB = frozenset(
+    {
+        "__future__",
+        "math",
+        "cmath",
+        "functools",
+        "itertools",
+        "operator",
+        "collections",
+        "typing",
+        "dataclasses",
+        "heapq",
+        "bisect",
+    }
+)
 
 #: Never importable, whatever an exercise lists.
-FORBIDDEN_MODULES = frozenset({
-    "os", "sys", "subprocess", "socket", "ctypes", "_ctypes", "multiprocessing", "threading",
-    "_thread", "signal", "importlib", "builtins", "concurrent", "asyncio", "pickle", "marshal",
-    "shutil", "pathlib", "io", "tempfile", "mmap", "gc", "inspect", "resource", "fcntl", "pty",
-    "posix", "code", "codeop", "runpy", "faulthandler", "atexit", "sysconfig", "platform",
-    "select", "selectors", "pdb", "trace", "tracemalloc", "weakref", "linecache", "cffi",
-})
+FORBIDDEN_MODULES = frozenset(
+    {
+        "os",
+        "sys",
+        "subprocess",
+        "socket",
+        "ctypes",
+        "_ctypes",
+        "multiprocessing",
+        "threading",
+        "_thread",
+        "signal",
+        "importlib",
+        "builtins",
+        "concurrent",
+        "asyncio",
+        "pickle",
+        "marshal",
+        "shutil",
+        "pathlib",
+        "io",
+        "tempfile",
+        "mmap",
+        "gc",
+        "inspect",
+        "resource",
+        "fcntl",
+        "pty",
+        "posix",
+        "code",
+        "codeop",
+        "runpy",
+        "faulthandler",
+        "atexit",
+        "sysconfig",
+        "platform",
+        "select",
+        "selectors",
+        "pdb",
+        "trace",
+        "tracemalloc",
+        "weakref",
+        "linecache",
+        "cffi",
+    }
+)
 
 #: Builtins that evaluate code, reach files or reach objects by computed name.
-BANNED_NAMES = frozenset({
-    "__import__", "eval", "exec", "compile", "open", "globals", "locals", "vars", "getattr",
-    "setattr", "delattr", "breakpoint", "input", "help", "exit", "quit", "__builtins__",
-    "__loader__", "__spec__",
-})
+BANNED_NAMES = frozenset(
+    {
+        "__import__",
+        "eval",
+        "exec",
+        "compile",
+        "open",
+        "globals",
+        "locals",
+        "vars",
+        "getattr",
+        "setattr",
+        "delattr",
+        "breakpoint",
+        "input",
+        "help",
+        "exit",
+        "quit",
+        "__builtins__",
+        "__loader__",
+        "__spec__",
+    }
+)
 
 #: Attributes that lead to ctypes, frames or code objects, or fetch attributes by name.
-BANNED_ATTRIBUTES = frozenset({
-    "ctypes", "ctypeslib", "_ctypes", "attrgetter", "methodcaller", "f_globals", "f_locals",
-    "f_back", "f_builtins", "f_code", "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame",
-    "tb_frame", "tb_next", "co_code", "load_library", "f2py", "distutils", "system", "popen", "fork",
-    "forkpty", "kill", "killpg", "environ", "execv", "execve", "execvp", "spawnv", "spawnve", "_exit",
-}) | FORBIDDEN_MODULES
+BANNED_ATTRIBUTES = (
+    frozenset(
+        {
+            "ctypes",
+            "ctypeslib",
+            "_ctypes",
+            "attrgetter",
+            "methodcaller",
+            "f_globals",
+            "f_locals",
+            "f_back",
+            "f_builtins",
+            "f_code",
+            "gi_frame",
+            "gi_code",
+            "cr_frame",
+            "cr_code",
+            "ag_frame",
+            "tb_frame",
+            "tb_next",
+            "co_code",
+            "load_library",
+            "f2py",
+            "distutils",
+            "system",
+            "popen",
+            "fork",
+            "forkpty",
+            "kill",
+            "killpg",
+            "environ",
+            "execv",
+            "execve",
+            "execvp",
+            "spawnv",
+            "spawnve",
+            "_exit",
+        }
+    )
+    | FORBIDDEN_MODULES
+)
 
 #: Dunder attributes ordinary code uses; every other __x__ attribute is introspection.
-ALLOWED_DUNDER_ATTRIBUTES = frozenset({
-    "__init__", "__name__", "__doc__", "__qualname__", "__len__", "__getitem__", "__setitem__",
-    "__iter__", "__next__", "__call__", "__enter__", "__exit__",
-})
+ALLOWED_DUNDER_ATTRIBUTES = frozenset(
+    {
+        "__init__",
+        "__name__",
+        "__doc__",
+        "__qualname__",
+        "__len__",
+        "__getitem__",
+        "__setitem__",
+        "__iter__",
+        "__next__",
+        "__call__",
+        "__enter__",
+        "__exit__",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -86,8 +202,11 @@ def check_source(source, allowed_imports, entry_point):
             return problem
     bound = set(_top_level_names(tree))
     if entry_point not in bound:
-        return Problem("runtime_error", f"Your code does not define a function named `{entry_point}`.{_did_you_mean(entry_point, bound)}",
-                       hint=MISSING_ENTRY_POINT_HINT)
+        return Problem(
+            "runtime_error",
+            f"Your code does not define a function named `{entry_point}`.{_did_you_mean(entry_point, bound)}",
+            hint=MISSING_ENTRY_POINT_HINT,
+        )
     return None
 
 
@@ -116,7 +235,9 @@ def _check_node(node, allowed):
             return problem
         for alias in node.names:
             if alias.name == "*" or _banned_attribute(alias.name):
-                return Problem("rejected", f"Line {line}: `from {node.module} import {alias.name}` is not allowed.", line)
+                return Problem(
+                    "rejected", f"Line {line}: `from {node.module} import {alias.name}` is not allowed.", line
+                )
     elif isinstance(node, ast.Name) and node.id in BANNED_NAMES:
         return Problem("rejected", f"Line {line}: `{node.id}` is not allowed in submitted code.", line)
     elif isinstance(node, ast.Attribute) and _banned_attribute(node.attr):
@@ -128,7 +249,9 @@ def _check_module(name, allowed, line):
     parts = name.split(".")
     if parts[0] not in allowed or any(_banned_attribute(part) for part in parts[1:]):
         listed = ", ".join(sorted(allowed - {"__future__"}))
-        return Problem("rejected", f"Line {line}: import of `{name}` is not allowed in this exercise (allowed: {listed}).", line)
+        return Problem(
+            "rejected", f"Line {line}: import of `{name}` is not allowed in this exercise (allowed: {listed}).", line
+        )
     return None
 
 

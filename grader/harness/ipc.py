@@ -12,6 +12,7 @@ The supervisor decodes a runner's answer with `decode` only: a strict JSON
 schema plus numpy's frombuffer with a dtype string that matched a whitelist.
 Nothing a runner sends is ever unpickled or evaluated.
 """
+
 import base64
 import errno
 import fcntl
@@ -107,7 +108,7 @@ class Channel:
                     wanted = HEADER.size + length
                     have_length = True
             try:
-                message = json.loads(bytes(buffer[HEADER.size:]))
+                message = json.loads(bytes(buffer[HEADER.size :]))
             except ValueError:
                 raise ProtocolError("message is not JSON") from None
             if not isinstance(message, dict):
@@ -372,7 +373,7 @@ def _decode_array(meta, buffer):
         return np.empty(tuple(shape), dtype=dtype)
     if offset + nbytes > buffer.data.size:
         raise ProtocolError("array lies outside its memfd")
-    return buffer.data[offset:offset + nbytes].view(dtype).reshape(tuple(shape))
+    return buffer.data[offset : offset + nbytes].view(dtype).reshape(tuple(shape))
 
 
 def _checked_dtype(text):

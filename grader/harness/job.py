@@ -1,4 +1,5 @@
 """job.json, validated. The host sends it (protocol.format_stdin); a bad one is an internal error."""
+
 import json
 import re
 from dataclasses import dataclass

@@ -14,6 +14,7 @@ executed millions of times still carries the cost of entering the hook each
 time: a tight Python loop runs 9-16 times slower traced with cProfile alongside,
 as the runner uses them, a vectorised one about as fast (bench/profile_overhead.py).
 """
+
 import sys
 import time
 from collections import defaultdict
@@ -67,7 +68,12 @@ class LineTimer:
         times it ran and its seconds."""
         slowest = sorted(self.hits, key=lambda line: -self.seconds_ns[line])[:MAX_LINES]
         return [
-            {"line": line, "code": _text(source_lines, line), "hits": self.hits[line], "seconds": self.seconds_ns[line] / 1e9}
+            {
+                "line": line,
+                "code": _text(source_lines, line),
+                "hits": self.hits[line],
+                "seconds": self.seconds_ns[line] / 1e9,
+            }
             for line in sorted(slowest)
         ]
 

@@ -5,6 +5,7 @@ files: protocol.format_stdin), closes it, grades the submission in the
 directory given as the argument and prints the signed report as the last
 stdout line. It exits 0 whenever it printed a report, whatever the verdict.
 """
+
 import math
 import os
 import signal
@@ -20,7 +21,9 @@ def _bootstrap_package():
     import importlib.util
 
     here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here])
+    spec = importlib.util.spec_from_file_location(
+        "harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here]
+    )
     package = importlib.util.module_from_spec(spec)
     sys.modules["harness"] = package
     spec.loader.exec_module(package)
@@ -31,6 +34,7 @@ if __name__ == "__main__":
     __package__ = "harness"
 
 from . import HARNESS_VERSION, feedback, procs, protocol, supervisor  # noqa: E402
+
 
 def read_stdin():
     """All of stdin (at most protocol.MAX_STDIN_BYTES); stdin is closed afterwards
@@ -80,8 +84,9 @@ def main(argv):
     job_dir = os.path.abspath(argv[1] if len(argv) > 1 else "/job")
     try:
         _, files = protocol.parse_stdin(data)
-        report = supervisor.grade(job_dir, files, started_ns,
-                                  lambda progress: _print_line(protocol.format_progress(secret, progress)))
+        report = supervisor.grade(
+            job_dir, files, started_ns, lambda progress: _print_line(protocol.format_progress(secret, progress))
+        )
     except BaseException as exc:  # never leave without a signed report
         report = supervisor.empty_report()
         report["message"] = f"The grader failed unexpectedly ({type(exc).__name__})."

@@ -1,5 +1,6 @@
 """Watching a runner from the outside: its memory while it works and the
 output it writes. Both run as threads in the supervisor."""
+
 import os
 import signal
 import threading
@@ -125,7 +126,7 @@ class OutputDrain(threading.Thread):
                 if not chunk:
                     return
                 self.total_bytes += len(chunk)
-                self.tail = (self.tail + chunk)[-self.TAIL_BYTES:]
+                self.tail = (self.tail + chunk)[-self.TAIL_BYTES :]
                 if self.total_bytes > self.limit_bytes and not self.exceeded:
                     self.exceeded = True
                     self.on_exceeded()

@@ -1,6 +1,7 @@
 """One size of a grading: what its timed pairs gathered (SizeRecord), why its
 timing stopped, whether the machine was busy during it, and the report entry
 made of it. The supervisor fills the records; this module only reads them."""
+
 import numpy as np
 
 from . import stats
@@ -128,6 +129,7 @@ def _calls(record):
     """Every timed call's raw seconds, in pair order (warm-up pair excluded),
     with the echo that followed each pair: the speedup and its interval can be
     recomputed from the report alone (stats.speedup)."""
+
     def rounded(times):
         return [round(seconds, CALL_DIGITS) for seconds in times]
 
@@ -150,7 +152,8 @@ def contended_calls(record):
     """How many of a size's timed reference calls waited for their CPU long
     enough to have measured the machine rather than the code (CONTENDED_SHARE)."""
     return sum(
-        1 for seconds, waited in zip(record.times["reference"], record.waited["reference"])
+        1
+        for seconds, waited in zip(record.times["reference"], record.waited["reference"])
         if waited is not None and waited > CONTENDED_SHARE * seconds + CONTENDED_FLOOR_S
     )
 

@@ -7,6 +7,7 @@ shows the whole machine) the supervisor is a child subreaper, so every process
 the runners start, even one that double-forks or calls setsid, stays in its
 tree, and "every other process" is every descendant of the supervisor.
 """
+
 import ctypes
 import os
 import signal
@@ -27,6 +28,7 @@ FREEZE_CONFIRM_S = 5.0
 
 class FreezeFailed(Exception):
     """A process in the sandbox could not be confirmed stopped."""
+
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -59,7 +61,7 @@ def read_stat(pid):
         raw = _read(f"/proc/{pid}/stat")
     except OSError:
         return None
-    fields = raw[raw.rfind(b")") + 2:].split()
+    fields = raw[raw.rfind(b")") + 2 :].split()
     state = fields[0].decode("ascii", "replace")
     ppid = int(fields[1])
     own = (int(fields[11]) + int(fields[12])) / TICKS_PER_SECOND
@@ -276,7 +278,9 @@ def scheduling(pid):
         return found
     for tid in tids:
         try:
-            found.add((os.getpriority(os.PRIO_PROCESS, tid), frozenset(os.sched_getaffinity(tid)), os.sched_getscheduler(tid)))
+            found.add(
+                (os.getpriority(os.PRIO_PROCESS, tid), frozenset(os.sched_getaffinity(tid)), os.sched_getscheduler(tid))
+            )
         except OSError:
             continue
     return found
@@ -285,7 +289,7 @@ def scheduling(pid):
 def current_cpu():
     """The CPU the calling thread last ran on (field 39 of its /proc stat)."""
     raw = _read("/proc/thread-self/stat")
-    return int(raw[raw.rfind(b")") + 2:].split()[36])
+    return int(raw[raw.rfind(b")") + 2 :].split()[36])
 
 
 def send_signal(pids, signum):

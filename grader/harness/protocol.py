@@ -3,6 +3,7 @@
 on stdin for this run only. Submitted code never sees the secret, so any line
 it prints (or any report it forges) fails verification. The same stdin brings
 the job's trusted files (format_stdin), which the submission never sees either."""
+
 import hashlib
 import hmac
 import json

@@ -17,6 +17,7 @@ The reference runner is non-dumpable, so the submission cannot ptrace it or
 open its memory; it is dumpable only inside its own "arm" handling, for the
 calls that reset its peak-RSS counter, while every other process is paused.
 """
+
 import cProfile
 import importlib
 import json
@@ -39,7 +40,9 @@ def _bootstrap_package():
     import importlib.util
 
     here = os.path.dirname(os.path.abspath(__file__))
-    spec = importlib.util.spec_from_file_location("harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here])
+    spec = importlib.util.spec_from_file_location(
+        "harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here]
+    )
     package = importlib.util.module_from_spec(spec)
     sys.modules["harness"] = package
     spec.loader.exec_module(package)
@@ -223,7 +226,13 @@ class Runner:
     def _own_functions(self, profiler):
         """The module's own functions from `profiler`, most cumulative time first."""
         rows = [
-            {"function": name, "line": line, "calls": calls, "own_s": round(own, 7), "cumulative_s": round(cumulative, 7)}
+            {
+                "function": name,
+                "line": line,
+                "calls": calls,
+                "own_s": round(own, 7),
+                "cumulative_s": round(cumulative, 7),
+            }
             for (filename, line, name), (_, calls, own, cumulative, _) in pstats.Stats(profiler).stats.items()
             if filename == self.module_path
         ]
@@ -326,7 +335,7 @@ class Runner:
             summary = f"{type(exc).__name__}: (its message could not be shown)"
         lines.extend(summary.rstrip().splitlines())
         if len(lines) > MAX_TRACEBACK_LINES:
-            lines = lines[:3] + ["  ..."] + lines[-(MAX_TRACEBACK_LINES - 4):]
+            lines = lines[:3] + ["  ..."] + lines[-(MAX_TRACEBACK_LINES - 4) :]
         text = "\n".join(lines).replace(self.module_path, display)[:MAX_TRACEBACK_CHARS]
         return {"type": type(exc).__name__[:100], "traceback": text}
 
@@ -430,7 +439,9 @@ def main(argv):
     procs.set_dumpable(role != "reference")
     _limit_resources(int(memory_limit), target)
     channel = ipc.Channel(socket.socket(fileno=int(sock_fd)))
-    Runner(role, channel, module_path, entry_point, target, json.loads(allowed_json), confine=syscalls.confine_runner).serve()
+    Runner(
+        role, channel, module_path, entry_point, target, json.loads(allowed_json), confine=syscalls.confine_runner
+    ).serve()
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ A runner is therefore stopped whenever it is not in its own call, so no
 thread or child of it can work in the background; any CPU time it gains
 between calls anyway counts as work outside the timed region.
 """
+
 import json
 import os
 import socket
@@ -100,8 +101,9 @@ class CallOutcome:
 
 
 class Side:
-    def __init__(self, role, module_path, source, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False,
-                 cpus=None):
+    def __init__(
+        self, role, module_path, source, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False, cpus=None
+    ):
         self.role = role
         self.module_path = module_path  # the name its tracebacks show; no file need be there
         self.source = source
@@ -140,14 +142,29 @@ class Side:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         output_read, output_write = os.pipe()
         command = [
-            sys.executable, "-I", "-B", os.path.join(self.harness_dir, "runner.py"), self.role,
-            str(theirs.fileno()), self.module_path, self.job.entry_point, self.job.target,
-            str(self.memory_limit_bytes), json.dumps(self.job.allowed_imports), json.dumps(sorted(self.cpus or ())),
+            sys.executable,
+            "-I",
+            "-B",
+            os.path.join(self.harness_dir, "runner.py"),
+            self.role,
+            str(theirs.fileno()),
+            self.module_path,
+            self.job.entry_point,
+            self.job.target,
+            str(self.memory_limit_bytes),
+            json.dumps(self.job.allowed_imports),
+            json.dumps(sorted(self.cpus or ())),
         ]
         try:
             self.process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=output_write, stderr=output_write,
-                pass_fds=(theirs.fileno(),), env=env, cwd=home, close_fds=True,
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=output_write,
+                stderr=output_write,
+                pass_fds=(theirs.fileno(),),
+                env=env,
+                cwd=home,
+                close_fds=True,
             )
         finally:
             os.close(output_write)
@@ -208,7 +225,9 @@ class Side:
             return CallOutcome("output")
         return outcome
 
-    def call(self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0, profile=False, fresh_device_pool=False):
+    def call(
+        self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0, profile=False, fresh_device_pool=False
+    ):
         """One measured call on `bundle` (an InputBundle). See the module docstring.
         With `echo_like` (reference only) the runner computes nothing: on CPU
         it returns a blank answer of that shape (an ipc.encode description); on
@@ -251,8 +270,13 @@ class Side:
         base_tree = procs.tree_rss_bytes(members)
         scratch_before = scratch_used_bytes(self.scratch) if self.scratch_is_tmpfs else None
         device_before = self.device_probe.used_bytes() if self.device_probe else None
-        sampler = Sampler(self.pid, self.memory_limit_bytes, self.scratch if self.scratch_is_tmpfs else None, self.device_probe,
-                          trusted_roots=self.trusted_peers)
+        sampler = Sampler(
+            self.pid,
+            self.memory_limit_bytes,
+            self.scratch if self.scratch_is_tmpfs else None,
+            self.device_probe,
+            trusted_roots=self.trusted_peers,
+        )
         sampler.start()
         sampler.first_sample_taken.wait(SAMPLER_START_TIMEOUT_S)
 
@@ -310,7 +334,9 @@ class Side:
             outcome.scratch_growth_bytes = max(0, sampler.peak_scratch_bytes - scratch_before)
         device_after = self.device_probe.used_bytes() if device_before is not None else None
         if device_after is not None and sampler.peak_device_bytes is not None:
-            outcome.device_bytes = self.device_holdings.call_peak(device_before, sampler.peak_device_bytes, device_after)
+            outcome.device_bytes = self.device_holdings.call_peak(
+                device_before, sampler.peak_device_bytes, device_after
+            )
         if reply is None:  # a GPU echo: its time is all it brings
             return outcome
         if reply.get("ok") is True:
@@ -345,7 +371,9 @@ class Side:
         inputs = {"args": bundle.meta, "size": bundle.size}
         input_fds = [bundle.fd] if bundle.fd is not None else []
         if self.job.target != "gpu":
-            request = {"op": "profile" if profile else "call"} if echo_like is None else {"op": "echo", "like": echo_like}
+            request = (
+                {"op": "profile" if profile else "call"} if echo_like is None else {"op": "echo", "like": echo_like}
+            )
             spare = ipc.spare_result_memfd(answer_bytes) if answer_bytes > 0 else None
             if spare is not None:
                 request["spare_result"] = True
@@ -438,8 +466,12 @@ class OffCpuWatch:
 
 
 def _is_window(value):
-    return (isinstance(value, list) and len(value) == 2 and all(type(stamp) is int for stamp in value)
-            and 0 <= value[1] - value[0] < 3600 * NS)
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(type(stamp) is int for stamp in value)
+        and 0 <= value[1] - value[0] < 3600 * NS
+    )
 
 
 class PhaseClock:
@@ -495,8 +527,20 @@ def _device_checks(reply):
 
 #: The two tables a "profile" reply carries (runner.Runner.profile): the reply's key,
 #: the most rows, the text field and how much of it is kept, each number's type.
-PROFILE_FUNCTIONS = ("profile", 100, "function", 100, {"line": int, "calls": int, "own_s": float, "cumulative_s": float})
-PROFILE_LINES = ("profile_lines", lines.MAX_LINES, "code", lines.MAX_CODE_CHARS, {"line": int, "hits": int, "seconds": float})
+PROFILE_FUNCTIONS = (
+    "profile",
+    100,
+    "function",
+    100,
+    {"line": int, "calls": int, "own_s": float, "cumulative_s": float},
+)
+PROFILE_LINES = (
+    "profile_lines",
+    lines.MAX_LINES,
+    "code",
+    lines.MAX_CODE_CHARS,
+    {"line": int, "hits": int, "seconds": float},
+)
 
 
 def _profile_rows(reply, key, most, text, text_chars, numbers):
@@ -555,7 +599,7 @@ class InputBundle:
         view = ipc.map_shared(self.fd, self.size, writable=False)
         changed = set()
         for position, offset, original in self.regions:
-            now = view[offset:offset + original.nbytes]
+            now = view[offset : offset + original.nbytes]
             if original.nbytes and not ipc.same_bytes(now, original.reshape(-1).view(np.uint8)):
                 changed.add(position)
         return sorted(changed)

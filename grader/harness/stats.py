@@ -16,6 +16,7 @@ so the supervisor measures it with "echo" calls (one per pair, see
 supervisor.Grading._echo) and each time below is net of their level
 (overhead_level: the median of the echoes, stalls left out).
 """
+
 import numpy as np
 
 BOOTSTRAP_RESAMPLES = 4000

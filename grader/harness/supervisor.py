@@ -26,6 +26,7 @@ os.urandom for every pair, so no answer can be cached by content, identity or
 address. The submission's runner is stopped whenever it is not in its own
 call (see sides.py).
 """
+
 import math
 import os
 import random
@@ -186,7 +187,9 @@ class ProgressNotes:
 
     def due(self, phase):
         """Whether a note for `phase` would be sent now: callers skip the work of an estimate otherwise."""
-        return self.emit is not None and (phase != self.phase or time.perf_counter_ns() - self.last_ns >= PROGRESS_INTERVAL_NS)
+        return self.emit is not None and (
+            phase != self.phase or time.perf_counter_ns() - self.last_ns >= PROGRESS_INTERVAL_NS
+        )
 
     def note(self, phase, eta_s=None, size_index=None, sizes=None, pair=None, pairs=None):
         if not self.due(phase):
@@ -194,10 +197,17 @@ class ProgressNotes:
         now = time.perf_counter_ns()
         self.phase, self.last_ns = phase, now
         eta_s = self._steadied(eta_s, now)
-        self.emit({
-            "phase": phase, "size_index": size_index, "sizes": sizes, "pair": pair, "pairs": pairs,
-            "elapsed_s": round((now - self.started_ns) / NS, 2), "eta_s": None if eta_s is None else round(eta_s, 1),
-        })
+        self.emit(
+            {
+                "phase": phase,
+                "size_index": size_index,
+                "sizes": sizes,
+                "pair": pair,
+                "pairs": pairs,
+                "elapsed_s": round((now - self.started_ns) / NS, 2),
+                "eta_s": None if eta_s is None else round(eta_s, 1),
+            }
+        )
 
     def _steadied(self, eta_s, now):
         if eta_s is None:
@@ -255,7 +265,9 @@ class Grading:
         self.parameter_names = failing_call.parameter_names(self.files["reference.py"], self.job.entry_point)
         self.check = None
         if self.files.get("check.py"):
-            self.check = getattr(_load_trusted_module(self.files["check.py"], "check.py", "hotpath_check"), "check", None)
+            self.check = getattr(
+                _load_trusted_module(self.files["check.py"], "check.py", "hotpath_check"), "check", None
+            )
         self.progress.note("loading")
         self._start_runners()
         self.progress.note("checking")
@@ -291,8 +303,17 @@ class Grading:
         # said hello (non-dumpable by then). Otherwise the submission could open
         # /proc/<reference>/mem in that window and keep the file for later reads.
         for role in ("reference", "submission"):
-            side = Side(role, os.path.join(self.job_dir, f"{role}.py"), self.sources[role], self.job, self.scratch, harness_dir,
-                        self.device_probe, tmpfs, cpus=self.runner_cpus)
+            side = Side(
+                role,
+                os.path.join(self.job_dir, f"{role}.py"),
+                self.sources[role],
+                self.job,
+                self.scratch,
+                harness_dir,
+                self.device_probe,
+                tmpfs,
+                cpus=self.runner_cpus,
+            )
             if role == "submission":
                 # Whatever the submission starts, even a double-forked orphan the supervisor
                 # adopts, counts against the submission; the reference runner never does.
@@ -306,7 +327,9 @@ class Grading:
         try:
             procs.freeze_all_except(None)
         except procs.FreezeFailed as exc:
-            raise Finished(feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=exc, where="after loading the modules")) from None
+            raise Finished(
+                feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=exc, where="after loading the modules")
+            ) from None
 
     def _edge_inputs(self):
         for size in self.job.edge_sizes:
@@ -318,7 +341,9 @@ class Grading:
 
     def _check_sizes(self):
         for size in self.job.sizes:
-            self._checked_pair(self._make_inputs(size), f"size {size}", None, ("reference", "submission"), new_input=True)
+            self._checked_pair(
+                self._make_inputs(size), f"size {size}", None, ("reference", "submission"), new_input=True
+            )
         self.report["message"] = feedback.check_message(len(self.job.sizes), self.edge_count)
         self.report["sizes"] = [per_size.entry(size, correct=True) for size in self.job.sizes]
 
@@ -327,7 +352,9 @@ class Grading:
         for position, size in enumerate(sizes):
             record = self.records[size] = per_size.SizeRecord(size)
             label = f"size {size:,}"
-            warmup = self._checked_pair(self._make_inputs(size), label, record, ("reference", "submission"), new_input=True)
+            warmup = self._checked_pair(
+                self._make_inputs(size), label, record, ("reference", "submission"), new_input=True
+            )
             for role in ("reference", "submission"):
                 record.first_call[role] = warmup[role].seconds
             half_width = HEADLINE_HALF_WIDTH if position == len(sizes) - 1 else SCALING_HALF_WIDTH
@@ -336,12 +363,18 @@ class Grading:
                 if len(record.pair_ns) >= MIN_PAIRS and self._precise_enough(record, half_width):
                     record.stopped = per_size.STOPPED_PRECISE
                     break
-                if not self._room_for_another_pair(record, sizes[position + 1:]):
+                if not self._room_for_another_pair(record, sizes[position + 1 :]):
                     record.stopped = per_size.STOPPED_BUDGET
                     break
                 if self.progress.due("timing"):
-                    self.progress.note("timing", self._time_left_s(record, half_width, sizes[position + 1:]),
-                                       size_index=position + 1, sizes=len(sizes), pair=pair + 1, pairs=self.job.repeats)
+                    self.progress.note(
+                        "timing",
+                        self._time_left_s(record, half_width, sizes[position + 1 :]),
+                        size_index=position + 1,
+                        sizes=len(sizes),
+                        pair=pair + 1,
+                        pairs=self.job.repeats,
+                    )
                 started_ns = time.perf_counter_ns()
                 order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
                 timed = self._timed_pair(size, label, record, order)
@@ -369,16 +402,20 @@ class Grading:
             self.report["profile"] = _profile_entry("skipped", "Profiles are taken on CPU exercises only.")
             return
         left_s = (self.deadline_ns - time.perf_counter_ns()) / NS
-        plans = {size: PROFILE_SLOWDOWN * stats.median(record.times["submission"]) + PROFILE_MARGIN_S
-                 for size, record in self.records.items()}
+        plans = {
+            size: PROFILE_SLOWDOWN * stats.median(record.times["submission"]) + PROFILE_MARGIN_S
+            for size, record in self.records.items()
+        }
         fitting = [size for size, needed_s in plans.items() if needed_s <= min(left_s, PROFILE_MAX_S)]
         if not fitting:
             needed_s = plans[min(plans)]
             if needed_s > left_s:
                 reason = f"Not enough of the time limit was left for a profiled call ({left_s:.1f} s left, about {needed_s:.1f} s needed)."
             else:
-                reason = (f"A profiled call on the smallest input would take about {needed_s:.1f} s (profiling slows "
-                          f"Python code down about {PROFILE_SLOWDOWN} times), more than the {PROFILE_MAX_S:g} s it may add to a grading.")
+                reason = (
+                    f"A profiled call on the smallest input would take about {needed_s:.1f} s (profiling slows "
+                    f"Python code down about {PROFILE_SLOWDOWN} times), more than the {PROFILE_MAX_S:g} s it may add to a grading."
+                )
             self.report["profile"] = _profile_entry("skipped", reason)
             return
         size = max(fitting)
@@ -387,19 +424,28 @@ class Grading:
         try:
             # Twice the plan at most: a call slower than that is not worth holding the grading for.
             budget_ns = int(min(left_s, 2 * plans[size]) * NS)
-            outcome = self.sides["submission"].call(bundle, budget_ns, self.deadline_ns,
-                                                    answer_bytes=self.records[size].answer_bytes, profile=True)
+            outcome = self.sides["submission"].call(
+                bundle, budget_ns, self.deadline_ns, answer_bytes=self.records[size].answer_bytes, profile=True
+            )
         finally:
             bundle.close()
         if outcome.status == "timeout":
             self.report["profile"] = _profile_entry(
-                "skipped", f"The profiled call was stopped after {budget_ns / NS:.1f} s, twice the time planned for it.")
+                "skipped", f"The profiled call was stopped after {budget_ns / NS:.1f} s, twice the time planned for it."
+            )
             return
         if outcome.status != "ok":
             self.report["profile"] = _profile_entry("skipped", f"The profiled call did not finish ({outcome.status}).")
             return
-        self.report["profile"] = _profile_entry("done", "", size=size, seconds=outcome.seconds, functions=outcome.profile,
-                                                lines=outcome.profile_lines, traced_s=outcome.profile_traced_s)
+        self.report["profile"] = _profile_entry(
+            "done",
+            "",
+            size=size,
+            seconds=outcome.seconds,
+            functions=outcome.profile,
+            lines=outcome.profile_lines,
+            traced_s=outcome.profile_traced_s,
+        )
 
     def _time_left_s(self, record, half_width, later_sizes):
         """An estimate of the grading still to do, from what this size's pairs have
@@ -433,7 +479,9 @@ class Grading:
         return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
 
     def _precise_enough(self, record, half_width):
-        return stats.precise_enough(record.times["reference"], record.times["submission"], record.overhead(), half_width)
+        return stats.precise_enough(
+            record.times["reference"], record.times["submission"], record.overhead(), half_width
+        )
 
     def _room_for_another_pair(self, record, later_sizes):
         """Whether one more timed pair at this size still leaves the later sizes
@@ -466,7 +514,9 @@ class Grading:
         record.retimed += 1
         kept = sum(len(each.times["reference"]) for each in self.records.values())
         if self.disturbed_pairs > max(MAX_DISTURBED_PAIRS, kept):
-            raise Finished(feedback.REJECTED, DISTURBED_MESSAGE.format(count=self.disturbed_pairs, where=f"on {label}", why=why))
+            raise Finished(
+                feedback.REJECTED, DISTURBED_MESSAGE.format(count=self.disturbed_pairs, where=f"on {label}", why=why)
+            )
         return None
 
     @staticmethod
@@ -489,8 +539,9 @@ class Grading:
             for role in order:
                 budget_ns = self._budget_ns(role, record, outcomes, new_input)
                 answer_bytes = record.answer_bytes if record is not None else 0
-                outcome = self.sides[role].call(bundles[role], budget_ns, self.deadline_ns, answer_bytes=answer_bytes,
-                                                fresh_device_pool=new_input)
+                outcome = self.sides[role].call(
+                    bundles[role], budget_ns, self.deadline_ns, answer_bytes=answer_bytes, fresh_device_pool=new_input
+                )
                 if outcome.status != "ok":
                     if record is not None:
                         record.correct = False
@@ -511,12 +562,18 @@ class Grading:
             for bundle in bundles.values():
                 bundle.close()
         self._check_placement(outcomes, label, record)
-        mismatch = compare.compare(outcomes["reference"].value, outcomes["submission"].value, self.job.tolerance, self.check, args)
+        mismatch = compare.compare(
+            outcomes["reference"].value, outcomes["submission"].value, self.job.tolerance, self.check, args
+        )
         if mismatch:
             if record is not None:
                 record.correct = False
-            failure = dict(mismatch.failure, input=label, **failing_call.call_fields(args, self.parameter_names),
-                           **failing_call.answer_fields(outcomes["reference"].value, outcomes["submission"].value))
+            failure = dict(
+                mismatch.failure,
+                input=label,
+                **failing_call.call_fields(args, self.parameter_names),
+                **failing_call.answer_fields(outcomes["reference"].value, outcomes["submission"].value),
+            )
             raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
         return outcomes
 
@@ -549,8 +606,11 @@ class Grading:
         fetched (runner.echo_staged)."""
         like = {} if self.job.target == "gpu" else ipc.encode(reference_answer, ipc.Arena())
         outcome = self.sides["reference"].call(
-            reference_bundle, self.deadline_ns - time.perf_counter_ns(), self.deadline_ns,
-            echo_like=like, answer_bytes=answer_bytes,
+            reference_bundle,
+            self.deadline_ns - time.perf_counter_ns(),
+            self.deadline_ns,
+            echo_like=like,
+            answer_bytes=answer_bytes,
         )
         if outcome.status != "ok":
             self._fail("reference", outcome, f"while timing the grader's own transfers on {label}")
@@ -593,8 +653,11 @@ class Grading:
                 feedback.WRONG_ANSWER,
                 f"Your function modified its input (argument {which}) on {label}. This exercise expects the "
                 "inputs to be left unchanged: work on a copy or write into a new array.",
-                {"input": label, "modified_arguments": [position + 1 for position in changed],
-                 **failing_call.call_fields(args, self.parameter_names)},
+                {
+                    "input": label,
+                    "modified_arguments": [position + 1 for position in changed],
+                    **failing_call.call_fields(args, self.parameter_names),
+                },
                 hint=feedback.MODIFIED_INPUT_HINT,
             )
 
@@ -662,7 +725,9 @@ class Grading:
         status = outcome.status
         if status == "timeout":
             if self.call_limit is None or time.perf_counter_ns() >= self.deadline_ns - NS // 10:
-                raise Finished(feedback.TIME_LIMIT, f"Your code ran out of the total time budget ({self.job.time_s:g} s) {where}.")
+                raise Finished(
+                    feedback.TIME_LIMIT, f"Your code ran out of the total time budget ({self.job.time_s:g} s) {where}."
+                )
             limit_s, reference_s, grace_s = self.call_limit
             raise Finished(
                 feedback.TIME_LIMIT,
@@ -687,7 +752,9 @@ class Grading:
         if status == "died":
             raise Finished(
                 feedback.RUNTIME_ERROR,
-                f"Your code was {outcome.detail} {where}." if outcome.detail.startswith("killed") else f"Your code stopped: {outcome.detail} {where}.",
+                f"Your code was {outcome.detail} {where}."
+                if outcome.detail.startswith("killed")
+                else f"Your code stopped: {outcome.detail} {where}.",
                 {"output": side.output_tail() if side else "", **shown},
             )
         if outcome.error.get("type") == "MemoryError":
@@ -707,24 +774,32 @@ class Grading:
             # The total budget ran out while the reference was being timed: the
             # submission's calls (or its import) spent it. A reference that hangs
             # on its own uses most of the budget in that one call.
-            raise Finished(feedback.TIME_LIMIT, f"Your code ran out of the total time budget ({self.job.time_s:g} s) {where}.")
+            raise Finished(
+                feedback.TIME_LIMIT, f"Your code ran out of the total time budget ({self.job.time_s:g} s) {where}."
+            )
         if outcome.status == "died" and "submission" in self.sides:
             # The reference was checked on every input before it was published; dying
             # once the submission is loaded beside it (a signal sent by a route no
             # filter saw, say) is the submission's doing, never the platform's.
-            raise Finished(feedback.REJECTED, f"The reference process died {where} ({outcome.detail}) while your code was "
-                                              "loaded beside it, so this run cannot be measured.")
+            raise Finished(
+                feedback.REJECTED,
+                f"The reference process died {where} ({outcome.detail}) while your code was "
+                "loaded beside it, so this run cannot be measured.",
+            )
         if outcome.status == "protocol":
             raise Finished(feedback.REJECTED, f"The reference's channel to the grader was disturbed {where}.")
         if outcome.status == "tampered":
-            raise Finished(feedback.REJECTED, f"Your code interfered with the reference process {where}: {outcome.detail}.")
+            raise Finished(
+                feedback.REJECTED, f"Your code interfered with the reference process {where}: {outcome.detail}."
+            )
         if outcome.status == "unfrozen":
             raise Finished(feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=outcome.detail, where=where))
         detail = outcome.error.get("traceback") or outcome.detail or outcome.status
         # What it printed is often the only clue when it died without a traceback
         # (a library it could not load, say); the host logs it, the learner never sees it.
         raise Finished(
-            feedback.INTERNAL_ERROR, f"The reference implementation failed {where} ({outcome.status}).",
+            feedback.INTERNAL_ERROR,
+            f"The reference implementation failed {where} ({outcome.status}).",
             {"reference": detail[-2000:], "reference_output": side.output_tail() if side else ""},
         )
 
@@ -741,7 +816,10 @@ class Grading:
 
     def _check_copy_phases(self):
         for record in self.records.values():
-            for phases, what in ((record.staging, "inputs were being copied to"), (record.fetching, "the result was being copied from")):
+            for phases, what in (
+                (record.staging, "inputs were being copied to"),
+                (record.fetching, "the result was being copied from"),
+            ):
                 if not phases["submission"]:
                     continue
                 submission_s, reference_s = stats.median(phases["submission"]), stats.median(phases["reference"])
@@ -775,10 +853,18 @@ class Grading:
         report["reference_peak_memory_bytes"] = max(entry["reference_peak_memory_bytes"] for entry in entries)
         sizes = [entry["size"] for entry in entries]
         report["scaling_exponent"] = stats.scaling_exponent(sizes, [entry["time_s"] for entry in entries])
-        report["reference_scaling_exponent"] = stats.scaling_exponent(sizes, [entry["reference_time_s"] for entry in entries])
+        report["reference_scaling_exponent"] = stats.scaling_exponent(
+            sizes, [entry["reference_time_s"] for entry in entries]
+        )
         report["message"] = feedback.accepted_message(
-            len(entries), self.edge_count, headline["size"], headline["speedup"], headline["speedup_ci"],
-            report["peak_memory_bytes"], report["reference_peak_memory_bytes"], self.job.graded_on,
+            len(entries),
+            self.edge_count,
+            headline["size"],
+            headline["speedup"],
+            headline["speedup_ci"],
+            report["peak_memory_bytes"],
+            report["reference_peak_memory_bytes"],
+            self.job.graded_on,
         )
         shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["stopped"] == per_size.STOPPED_BUDGET}
         if shortened:
@@ -789,9 +875,14 @@ class Grading:
         if self.job.target == "gpu":
             report["message"] += " " + GPU_TIMING_NOTE
         report["hint"] = feedback.accepted_hint(
-            headline["speedup"], report["peak_memory_bytes"], report["reference_peak_memory_bytes"],
-            self.first_call_s, min(entry["time_s"] for entry in entries), report["scaling_exponent"],
-            report["reference_scaling_exponent"], self.job.graded_on,
+            headline["speedup"],
+            report["peak_memory_bytes"],
+            report["reference_peak_memory_bytes"],
+            self.first_call_s,
+            min(entry["time_s"] for entry in entries),
+            report["scaling_exponent"],
+            report["reference_scaling_exponent"],
+            self.job.graded_on,
         )
 
     def _finish(self, verdict, message, failure=None, hint=None):
@@ -804,7 +895,9 @@ class Grading:
         report["first_call_s"] = self.first_call_s
         try:
             report["sizes"] = [
-                per_size.summary(record) if record.correct and record.times["submission"] else per_size.entry(record.size, correct=False)
+                per_size.summary(record)
+                if record.correct and record.times["submission"]
+                else per_size.entry(record.size, correct=False)
                 for record in self.records.values()
             ]
         except Exception:
@@ -859,8 +952,15 @@ def _profile_entry(status, reason, size=None, seconds=None, functions=(), lines=
     """`seconds` is the profiled call as the harness timed it (its transfers
     included); `traced_s` the learner's function alone, of which each line's
     seconds are a share."""
-    return {"status": status, "reason": reason, "size": size, "seconds": seconds, "functions": list(functions),
-            "lines": list(lines), "traced_s": traced_s}
+    return {
+        "status": status,
+        "reason": reason,
+        "size": size,
+        "seconds": seconds,
+        "functions": list(functions),
+        "lines": list(lines),
+        "traced_s": traced_s,
+    }
 
 
 def copy_phase_overrun(submission_s, reference_s):

@@ -16,6 +16,7 @@ Two filters are built from it (seccomp, through libseccomp):
 Every denied call fails with EPERM ("Operation not permitted"), which Python
 raises as PermissionError: the learner sees an ordinary error in their own code.
 """
+
 import errno
 import os
 
@@ -133,9 +134,7 @@ SANDBOX_DENIED_WHEN = (
 
 #: The same, for the code under test only (the runner sets its own parent-death
 #: signal, SIGKILL, before it installs its filter).
-RUNNER_DENIED_WHEN = (
-    ("prctl", 0, 1, "PR_SET_PDEATHSIG: a signal of one's choice when the parent thread ends"),
-)
+RUNNER_DENIED_WHEN = (("prctl", 0, 1, "PR_SET_PDEATHSIG: a signal of one's choice when the parent thread ends"),)
 
 #: clone() flags that make a new namespace. bubblewrap (--disable-userns) and Docker
 #: (no capabilities) refuse them already; the filter refuses them on both alike.
@@ -176,7 +175,9 @@ def _new_filter():
     policy = seccomp.SyscallFilter(seccomp.ALLOW)
     policy.set_attr(seccomp.Attr.CTL_TSYNC, 1)
     for name, error, condition in sandbox_rules():
-        conditions = () if condition is None else (seccomp.Arg(condition[0], seccomp.MASKED_EQ, condition[1], condition[2]),)
+        conditions = (
+            () if condition is None else (seccomp.Arg(condition[0], seccomp.MASKED_EQ, condition[1], condition[2]),)
+        )
         _deny(policy, name, *conditions, error=error)
     return policy
 

@@ -1,5 +1,6 @@
 """Sandbox backends behind one small interface (see base.py). The backend is
 the judge's configured one (grader.config); get_backend() returns its class."""
+
 from .. import config
 from .base import Limits, Sandbox, SandboxResult
 

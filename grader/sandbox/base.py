@@ -8,6 +8,7 @@ as its only writable place). `run` executes one command inside the sandbox
 under the limits and returns a SandboxResult. Leaving the context kills every
 process the run left behind and removes everything it created, whatever happened.
 """
+
 import logging
 from dataclasses import dataclass, field
 

@@ -14,6 +14,7 @@ Layers, outermost first (docs/sandbox.md has the long version):
    writable; rlimits otherwise. RLIMIT_CPU, RLIMIT_FSIZE and RLIMIT_CORE always.
 5. The host enforces wall time and output caps and kills the whole tree.
 """
+
 import ctypes
 import json
 import logging
@@ -136,7 +137,9 @@ class BwrapSandbox(Sandbox):
 
     def _setup(self):
         if self.target != "cpu":
-            raise PlatformError("sandbox.target_unsupported", f"the bwrap sandbox runs CPU jobs only, not {self.target!r}")
+            raise PlatformError(
+                "sandbox.target_unsupported", f"the bwrap sandbox runs CPU jobs only, not {self.target!r}"
+            )
         if shutil.which("bwrap") is None:
             raise PlatformError("sandbox.bwrap_missing", "bubblewrap (bwrap) is not installed on this worker")
         try:
@@ -208,7 +211,9 @@ class BwrapSandbox(Sandbox):
                     os.mkdir(part, 0o755, dir_fd=directory_fd)
                 except FileExistsError:
                     pass
-                next_fd = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=directory_fd)
+                next_fd = os.open(
+                    part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=directory_fd
+                )
                 os.fchmod(next_fd, 0o755)
                 if directory_fd != self._job_fd:
                     os.close(directory_fd)
@@ -219,7 +224,7 @@ class BwrapSandbox(Sandbox):
                 os.fchmod(file_fd, 0o644)
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(file_fd, view):]
+                    view = view[os.write(file_fd, view) :]
             finally:
                 os.close(file_fd)
         finally:
@@ -441,7 +446,7 @@ class BwrapSandbox(Sandbox):
                     fd = key.fd
                     if fd == stdin_fd:
                         try:
-                            pending = pending[os.write(fd, pending):]
+                            pending = pending[os.write(fd, pending) :]
                         except (BrokenPipeError, BlockingIOError) as exc:
                             if isinstance(exc, BlockingIOError):
                                 continue

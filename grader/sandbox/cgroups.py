@@ -10,6 +10,7 @@ The new process joins the groups itself: the sandbox's preexec hook writes its
 own pid into every `cgroup.procs` in `attach_paths` before it execs bwrap, so
 nothing escapes the limits by forking early.
 """
+
 import logging
 import os
 import re
@@ -316,7 +317,11 @@ def remove_stale_cgroups(root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgroup")
     if (root / "cgroup.controllers").exists():
         parents = [root / own_paths.get("", "/").lstrip("/")]
     else:
-        parents = [root / controller / own_paths[controller].lstrip("/") for controller in V1_CONTROLLERS if controller in own_paths]
+        parents = [
+            root / controller / own_paths[controller].lstrip("/")
+            for controller in V1_CONTROLLERS
+            if controller in own_paths
+        ]
     removed = 0
     for parent in parents:
         try:

@@ -10,6 +10,7 @@ CPU, held for the whole run and released by the kernel even if the worker
 dies. Workers in different containers share slots only if they share the
 lock directory; without a free slot the harness falls back to its own choice.
 """
+
 import fcntl
 import logging
 import os

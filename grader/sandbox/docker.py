@@ -31,6 +31,7 @@ for, orphans reparent to it, and when it exits the kernel kills whatever is
 left in the container's pid namespace. The host kills the container
 at the wall limit and removes it (with its volume) whatever happened.
 """
+
 import io
 import logging
 import socket

@@ -6,6 +6,7 @@ a seccomp profile for Docker's security_opt. Docker's profile replaces its
 default one, so it is the same allow-by-default list as bubblewrap's, on top of
 the backend's other layers (no capabilities, no-new-privileges, user 65534).
 """
+
 import functools
 import json
 import os
@@ -30,7 +31,7 @@ def bpf_fd():
     program = bpf_program()
     view = memoryview(program)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
     os.lseek(fd, 0, os.SEEK_SET)
     return fd
 
@@ -47,10 +48,12 @@ def _docker_rule(name, error, condition):
 @functools.cache
 def docker_profile():
     """The SANDBOX filter as a Docker seccomp profile (JSON text)."""
-    return json.dumps({
-        "defaultAction": "SCMP_ACT_ALLOW",
-        "syscalls": [_docker_rule(*rule) for rule in syscalls.sandbox_rules()],
-    })
+    return json.dumps(
+        {
+            "defaultAction": "SCMP_ACT_ALLOW",
+            "syscalls": [_docker_rule(*rule) for rule in syscalls.sandbox_rules()],
+        }
+    )
 
 
 def docker_security_opt():

@@ -18,6 +18,7 @@ writer of that Markdown, for hashes and dumps), `entries` (a parsed entry and th
 errors), `formats` (the registry of entry formats, ENTRY_FORMATS, and read_bank:
 adding a format means adding a class there), `sync` (load_bank and dump_bank).
 """
+
 from .schema import (  # noqa: F401
     COMMON_KEYS,
     EXERCISE_FILES,

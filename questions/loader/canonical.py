@@ -1,5 +1,6 @@
 """Canonical text: one function writes a question's Markdown; both the content
 hash and dump_bank use it, so a dumped file hashes like the file it came from."""
+
 import yaml
 
 from ..models import Kind, Visibility
@@ -20,8 +21,12 @@ class _BankDumper(yaml.SafeDumper):
         return super().increase_indent(flow, False)
 
 
-_BankDumper.add_representer(_FlowList, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True))
-_BankDumper.add_representer(_FlowDict, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True))
+_BankDumper.add_representer(
+    _FlowList, lambda dumper, data: dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+)
+_BankDumper.add_representer(
+    _FlowDict, lambda dumper, data: dumper.represent_mapping("tag:yaml.org,2002:map", data.items(), flow_style=True)
+)
 
 
 def plain_number(value):
@@ -45,7 +50,13 @@ def canonical_front_matter(fields, spec):
         for key in KIND_KEYS[Kind.CODING]:
             if key in spec:
                 value = spec[key]
-                front[key] = _FlowDict(value) if isinstance(value, dict) else _FlowList(value) if isinstance(value, list) else value
+                front[key] = (
+                    _FlowDict(value)
+                    if isinstance(value, dict)
+                    else _FlowList(value)
+                    if isinstance(value, list)
+                    else value
+                )
     if fields.get("visibility", Visibility.PUBLIC) != Visibility.PUBLIC:
         front["visibility"] = fields["visibility"]  # written only when not public: public files keep their hash
     for key in sorted(fields["extra"]):

@@ -1,4 +1,5 @@
 """One parsed bank entry, its content hashes, and the errors a bank can have."""
+
 import hashlib
 import json
 from dataclasses import dataclass

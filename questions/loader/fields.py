@@ -1,5 +1,6 @@
 """Parsing and validating one question's Markdown: front matter (every field
 checked, every problem listed) and its body sections."""
+
 import json
 import keyword
 import math
@@ -167,7 +168,9 @@ def _numeric_fields(meta, reasons):
     if "tolerance" in meta:
         fields["tolerance"] = _as_number(meta["tolerance"])
         if fields["tolerance"] is None or not 0 < fields["tolerance"] <= 1:
-            reasons.append(f"'tolerance' must be a relative tolerance in (0, 1], e.g. 0.05 for 5%; got {meta['tolerance']!r}")
+            reasons.append(
+                f"'tolerance' must be a relative tolerance in (0, 1], e.g. 0.05 for 5%; got {meta['tolerance']!r}"
+            )
     return fields
 
 
@@ -234,7 +237,9 @@ def coding_spec(meta, reasons):
         _number_mapping(spec, meta, "limits", LIMIT_KEYS, reasons, positive=True)
     if "allowed_imports" in meta:
         imports = meta["allowed_imports"]
-        if not isinstance(imports, list) or not all(isinstance(name, str) and MODULE_PATTERN.match(name) for name in imports):
+        if not isinstance(imports, list) or not all(
+            isinstance(name, str) and MODULE_PATTERN.match(name) for name in imports
+        ):
             reasons.append(f"'allowed_imports' must be a list of module names, got {imports!r}")
         else:
             spec["allowed_imports"] = list(imports)

@@ -1,6 +1,7 @@
 """Entry formats, the registry: a format says which paths it claims (a Markdown
 file, a folder holding question.md), how to parse one and how to write one.
 Adding a format means adding a class here. read_bank walks a bank with them."""
+
 import os
 from pathlib import Path, PurePosixPath
 
@@ -24,7 +25,9 @@ def _read_text(path):
 def _check_name_matches_slug(name, fields):
     slug = fields.get("slug")
     if slug and name != slug:
-        raise BankFileInvalid([f"slug '{slug}' does not match the name '{name}' (name the file or folder after the slug)"])
+        raise BankFileInvalid(
+            [f"slug '{slug}' does not match the name '{name}' (name the file or folder after the slug)"]
+        )
 
 
 class QuestionFile:
@@ -62,7 +65,9 @@ class ExerciseFolder:
         present = {child.name for child in path.iterdir() if not child.name.startswith((".", "__"))}
         unexpected = sorted(present - {EXERCISE_MARKDOWN, *EXERCISE_FILES})
         if unexpected:
-            reasons.append(f"unexpected file(s) {', '.join(unexpected)} (an exercise folder holds {EXERCISE_MARKDOWN}, {', '.join(EXERCISE_FILES)})")
+            reasons.append(
+                f"unexpected file(s) {', '.join(unexpected)} (an exercise folder holds {EXERCISE_MARKDOWN}, {', '.join(EXERCISE_FILES)})"
+            )
         missing = [name for name in EXERCISE_FILES if name not in present and name not in OPTIONAL_EXERCISE_FILES]
         if missing:
             reasons.append(f"missing file(s) {', '.join(missing)}")
@@ -129,7 +134,12 @@ def read_bank(root):
             if entry_format is not None:
                 _parse_entry(entry_format, child, root, entries, errors)
             elif child.suffix == ".py":
-                errors.append(BankError(_relative(child, root), f"Python file outside an exercise folder (no {EXERCISE_MARKDOWN} beside it)"))
+                errors.append(
+                    BankError(
+                        _relative(child, root),
+                        f"Python file outside an exercise folder (no {EXERCISE_MARKDOWN} beside it)",
+                    )
+                )
     errors.extend(_duplicate_slug_errors(entries))
     return entries, errors
 

@@ -1,5 +1,6 @@
 """The bank's file schema: front-matter keys, body sections, an exercise's files,
 the topics and their folders. What a bank file may hold is named here."""
+
 import re
 from pathlib import Path
 
@@ -19,8 +20,17 @@ KIND_KEYS = {
     Kind.CONCEPT: ("rubric",),
     Kind.NUMERIC: ("answer", "unit", "tolerance"),
     Kind.CODING: (
-        "target", "entry_point", "sizes", "check_sizes", "edge_sizes", "tolerance",
-        "repeats", "limits", "allowed_imports", "graded_on", "work",
+        "target",
+        "entry_point",
+        "sizes",
+        "check_sizes",
+        "edge_sizes",
+        "tolerance",
+        "repeats",
+        "limits",
+        "allowed_imports",
+        "graded_on",
+        "work",
     ),
 }
 REQUIRED_CODING_KEYS = ("target", "entry_point", "sizes", "tolerance", "limits", "allowed_imports")

@@ -2,6 +2,7 @@
 a new ExerciseVersion only when an exercise changed; a broken entry is left out
 unless the load is strict, which is all or nothing) and dump_bank (rows back to
 files in the canonical layout)."""
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -147,8 +148,11 @@ def _sync_tracks(tracks):
         Track.objects.update_or_create(
             slug=track.slug,
             defaults={
-                "name": track.name, "description": track.description, "position": position,
-                "prerequisites": list(track.prerequisites), "question_slugs": list(track.questions),
+                "name": track.name,
+                "description": track.description,
+                "position": position,
+                "prerequisites": list(track.prerequisites),
+                "question_slugs": list(track.questions),
             },
         )
 
@@ -187,7 +191,11 @@ def _apply(plans, kept_paths):
         if question is None:
             question = Question.objects.create(source_path=entry.path, content_hash=entry.content_hash, **entry.fields)
             report.created.append(entry.slug)
-        elif question.content_hash == entry.content_hash and question.source_path == entry.path and not question.is_retired:
+        elif (
+            question.content_hash == entry.content_hash
+            and question.source_path == entry.path
+            and not question.is_retired
+        ):
             report.unchanged.append(entry.slug)
         else:
             (report.restored if question.is_retired else report.updated).append(entry.slug)

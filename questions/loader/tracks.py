@@ -8,6 +8,7 @@ root. A list of mappings, in the order the site lists them:
       questions: [slug, ...]     # the order to practise them in
 
 A bank without the file has no tracks. Every problem is a BankError naming the track."""
+
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,8 +53,11 @@ def read_tracks(root, known_slugs):
         if not reasons:
             tracks.append(
                 TrackEntry(
-                    slug=item["slug"], name=item["name"], description=item.get("description", ""),
-                    prerequisites=tuple(item.get("prerequisites") or ()), questions=tuple(item["questions"]),
+                    slug=item["slug"],
+                    name=item["name"],
+                    description=item.get("description", ""),
+                    prerequisites=tuple(item.get("prerequisites") or ()),
+                    questions=tuple(item["questions"]),
                 )
             )
     return tracks, errors
@@ -95,8 +99,11 @@ def write_tracks(root, tracks):
     reads; nothing when there are none, as a bank without tracks has no file."""
     rows = [
         {
-            "slug": track.slug, "name": track.name, "description": track.description,
-            "prerequisites": list(track.prerequisites), "questions": list(track.question_slugs),
+            "slug": track.slug,
+            "name": track.name,
+            "description": track.description,
+            "prerequisites": list(track.prerequisites),
+            "questions": list(track.question_slugs),
         }
         for track in tracks
     ]

@@ -1,4 +1,5 @@
 """Answering a concept question (commit, reveal, tick the rubric) or a numeric one."""
+
 from django.db import transaction
 
 from ..models import Attempt, Draft

@@ -2,6 +2,7 @@
 orders, a public question, and what the home page says about the bank. All of it is
 cached under the bank's version. The list page itself, with practice counts, is
 practice.browse's."""
+
 import hashlib
 import json
 from dataclasses import dataclass
@@ -83,7 +84,10 @@ def beginner_rank(topic, tags, difficulty, kind, title, track_place=None):
     topic_place = BEGINNER_TOPICS.index(topic) if topic in BEGINNER_TOPICS else len(BEGINNER_TOPICS)
     return (
         (0, track_place) if track_place is not None else (1, 0),
-        topic_place, topic, is_gpu_material(tags), _difficulty_rank(difficulty),
+        topic_place,
+        topic,
+        is_gpu_material(tags),
+        _difficulty_rank(difficulty),
         KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER),
         title.lower(),
     )
@@ -150,7 +154,9 @@ def _listing(cleaned):
             values.append(chosen[name])  # a real value with no match among the other filters: shown as (0)
         labels = FACET_LABELS.get(name, {})
         options = [
-            FacetOption(value=value, label=labels.get(value, value), count=counts.get(value, 0), selected=value == chosen[name])
+            FacetOption(
+                value=value, label=labels.get(value, value), count=counts.get(value, 0), selected=value == chosen[name]
+            )
             for value in values
         ]
         facets.append(Facet(name=name, label=label, options=options))
@@ -161,8 +167,14 @@ def _listing(cleaned):
     else:
         rows = matching.values_list("id", "topic", "tags", "difficulty", "title")
         ids = [row[0] for row in sorted(rows, key=lambda row: topic_rank(*row[1:]))]
-    return Listing(ids=ids, facets=facets, query=query, order=cleaned["order"],
-                   filtered=bool(query or any(chosen.values())), ignored=ignored)
+    return Listing(
+        ids=ids,
+        facets=facets,
+        query=query,
+        order=cleaned["order"],
+        filtered=bool(query or any(chosen.values())),
+        ignored=ignored,
+    )
 
 
 def cached_listing(params):

@@ -1,4 +1,5 @@
 """Calibration: how well a learner's stated confidence matches their scores."""
+
 from dataclasses import dataclass
 
 from ..models import Attempt

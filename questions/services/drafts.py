@@ -1,4 +1,5 @@
 """A learner's unsent answer or code for a question, kept between visits."""
+
 from django.conf import settings
 
 from ..models import Draft, Kind

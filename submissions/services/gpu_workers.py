@@ -2,6 +2,7 @@
 GPU_HEARTBEAT_INTERVAL_S, which expires after GPU_HEARTBEAT_TTL_S without one. Each
 heartbeat also records, with no expiry, that this install has had a GPU worker, so the
 pages tell "the GPU worker is offline" from "there has never been one"."""
+
 from django.core.cache import cache
 from django.utils import timezone
 

@@ -1,5 +1,6 @@
 """What the periodic sweep and a starting worker tidy: submissions whose task or worker
 went missing, and what dead workers' sandboxes left behind."""
+
 import logging
 from datetime import timedelta
 
@@ -26,19 +27,23 @@ def sweep_stuck_submissions():
     lost_worker = Submission.objects.filter(
         status=Status.RUNNING, started_at__lt=now - timedelta(seconds=lifecycle.RECLAIM_RUNNING_AFTER_S)
     )
-    lost_message = Submission.objects.filter(status=Status.QUEUED, created_at__lt=now - timedelta(seconds=REQUEUE_QUEUED_AFTER_S))
+    lost_message = Submission.objects.filter(
+        status=Status.QUEUED, created_at__lt=now - timedelta(seconds=REQUEUE_QUEUED_AFTER_S)
+    )
     gpu_online = gpu_workers.gpu_worker_online()
     for submission in (lost_worker | lost_message).select_related("exercise"):
         if submission.attempts >= lifecycle.MAX_ATTEMPTS:
-            if lifecycle.fail(submission, PlatformError("grading.gave_up", f"stuck after {submission.attempts} attempts")):
+            if lifecycle.fail(
+                submission, PlatformError("grading.gave_up", f"stuck after {submission.attempts} attempts")
+            ):
                 counts["failed"] += 1
             continue
         if submission.queue == "gpu" and not gpu_online:
             continue  # its message waits in the gpu queue; the page says no GPU worker is online
         if submission.status == Status.RUNNING:
-            moved = Submission.objects.filter(pk=submission.pk, status=Status.RUNNING, attempts=submission.attempts).update(
-                status=Status.QUEUED, platform_error="the grading worker stopped mid-run"
-            )
+            moved = Submission.objects.filter(
+                pk=submission.pk, status=Status.RUNNING, attempts=submission.attempts
+            ).update(status=Status.QUEUED, platform_error="the grading worker stopped mid-run")
             if not moved:
                 continue
         queueing.enqueue(submission)

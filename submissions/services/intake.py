@@ -1,5 +1,6 @@
 """Taking a submission in: the code checked, the learner's rate and queue cap
 enforced, the row created and queued once the transaction commits."""
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -23,7 +24,9 @@ def clean_code(code):
         try:
             code = bytes(code).decode("utf-8")
         except UnicodeDecodeError:
-            raise ValidationError("Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8") from None
+            raise ValidationError(
+                "Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8"
+            ) from None
     if not isinstance(code, str):
         raise ValidationError("Send the code as text.", code="not_text")
     if "\x00" in code:
@@ -36,7 +39,9 @@ def clean_code(code):
     try:
         code.encode("utf-8")
     except UnicodeEncodeError:
-        raise ValidationError("Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8") from None
+        raise ValidationError(
+            "Your code is not valid UTF-8 text; save it as UTF-8 and submit again.", code="not_utf8"
+        ) from None
     if not code.strip():
         raise ValidationError("Your code is empty.", code="empty")
     # Browsers send textarea content with CRLF line endings; store what the learner typed.

@@ -5,6 +5,7 @@ UPDATE (queued -> running), so the same task delivered twice grades once; it
 writes the report and the final state in one transaction and only then sends
 submission_graded, exactly once per row.
 """
+
 import logging
 from datetime import timedelta
 
@@ -71,7 +72,11 @@ def run_grading(submission_id, backend=None):
             submission.exercise, submission.code, mode=grading_mode(submission.purpose), backend=backend, progress=live
         )
     except (PlatformError, SoftTimeLimitExceeded) as exc:
-        error = exc if isinstance(exc, PlatformError) else PlatformError("grading.soft_time_limit", "the task ran out of time")
+        error = (
+            exc
+            if isinstance(exc, PlatformError)
+            else PlatformError("grading.soft_time_limit", "the task ran out of time")
+        )
         logger.error("grading submission %s failed (attempt %s): %s", submission.pk, submission.attempts, error)
         if submission.attempts >= MAX_ATTEMPTS:
             return fail(submission, error)
@@ -114,7 +119,11 @@ def finish(submission, report):
 
 def fail(submission, error):
     """Close a row the platform could not grade, saying so honestly."""
-    message = GAVE_UP_MESSAGE.format(attempts=submission.attempts) if submission.attempts >= MAX_ATTEMPTS else PlatformError.PUBLIC_MESSAGE
+    message = (
+        GAVE_UP_MESSAGE.format(attempts=submission.attempts)
+        if submission.attempts >= MAX_ATTEMPTS
+        else PlatformError.PUBLIC_MESSAGE
+    )
     fields = {
         "status": Status.DONE,
         "verdict": Verdict.INTERNAL_ERROR,

@@ -1,4 +1,5 @@
 """Lists of a learner's submissions."""
+
 from ..models import SITTING_PURPOSES, Purpose, Submission
 from ..states import Verdict
 

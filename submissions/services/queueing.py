@@ -1,5 +1,6 @@
 """The queue a submission waits in: fair order between learners, its place in the
 queue, and where its grading is, for the page and the status endpoint."""
+
 from django.utils import timezone
 
 from .. import progress

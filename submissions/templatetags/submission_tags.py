@@ -1,4 +1,5 @@
 """Template helpers for submission pages and the coding panel."""
+
 import re
 
 from django import template
@@ -85,7 +86,9 @@ def shape(dimensions):
 def tolerance(value):
     if not value:
         return MISSING
-    return ", ".join(f"{name} {value[key]:g}" for key, name in (("rtol", "relative"), ("atol", "absolute")) if key in value)
+    return ", ".join(
+        f"{name} {value[key]:g}" for key, name in (("rtol", "relative"), ("atol", "absolute")) if key in value
+    )
 
 
 @register.simple_tag

@@ -1,6 +1,7 @@
 """What hiring teams and candidates do, as functions the views call: one module a concern
 (organisations, assessments, invitations, sittings, the audit log, errors). The names are re-exported here,
 so callers write `from teams import services` and `services.start_session`."""
+
 from . import audit
 from .assessments import (
     add_question,

@@ -1,4 +1,5 @@
 """Building an assessment: its questions, their order, publishing."""
+
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone

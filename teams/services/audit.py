@@ -4,6 +4,7 @@ Each service function that performs an audited action calls `record` inside its 
 transaction, so an entry exists exactly when the action happened. The actor is a user
 or an organisation API token (teams.models.OrganisationToken); `actor_user` names the
 person behind either. The owners read the log on /teams/org/<slug>/audit/ and as CSV."""
+
 import csv
 
 from ..models import AuditAction, AuditEntry, OrganisationToken
@@ -47,7 +48,10 @@ def record(organisation, actor, action, target=None, *, target_label=None, detai
 def record_report_view(session, actor):
     """A member (team page) or a token (team API) opened one candidate's report."""
     return record(
-        session.assessment.organisation, actor, AuditAction.REPORT_VIEWED, session,
+        session.assessment.organisation,
+        actor,
+        AuditAction.REPORT_VIEWED,
+        session,
         target_label=f"{session.invitation.email} in “{session.assessment.title}”",
     )
 
@@ -83,13 +87,15 @@ def write_csv(rows, stream):
     writer = csv.writer(stream)
     writer.writerow(CSV_HEADER)
     for entry in rows:
-        writer.writerow([
-            entry.at.isoformat(),
-            entry.action,
-            safe_cell(entry.actor_label),
-            "token" if entry.actor_token_id else "user",
-            entry.target_type,
-            "" if entry.target_id is None else entry.target_id,
-            safe_cell(entry.target_label),
-            safe_cell(entry.detail),
-        ])
+        writer.writerow(
+            [
+                entry.at.isoformat(),
+                entry.action,
+                safe_cell(entry.actor_label),
+                "token" if entry.actor_token_id else "user",
+                entry.target_type,
+                "" if entry.target_id is None else entry.target_id,
+                safe_cell(entry.target_label),
+                safe_cell(entry.detail),
+            ]
+        )

@@ -1,7 +1,6 @@
 """The refusals teams' services raise, each with a message written for the person who asked."""
 
 
-
 class TeamsError(Exception):
     """A refusal with a message written for the person who asked."""
 

@@ -7,6 +7,7 @@ No webcam, no screen capture, no keystroke log: snapshots are whole code texts a
 most one every SNAPSHOT_MIN_SECONDS per question (and one at each paste), bounded
 per sitting, so playback shows how the code came to be without recording each key.
 """
+
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -74,7 +75,9 @@ def _signal_from_event(session, items, event, now):
         limit = int((now - session.started_at).total_seconds()) + 1
         seconds = _whole_number(event, "seconds", limit)
         return SittingSignal(
-            session=session, kind=kind, at=max(now - timedelta(seconds=seconds), session.started_at),
+            session=session,
+            kind=kind,
+            at=max(now - timedelta(seconds=seconds), session.started_at),
             data={"seconds": seconds},
         )
     code = event.get("code")
@@ -147,6 +150,7 @@ class TimelineEntry:
 def timeline(session):
     """Every signal but snapshots, and every quick check and submission, in order,
     timed from the sitting's start."""
+
     def offset(moment):
         return int((moment - session.started_at).total_seconds())
 
@@ -158,11 +162,15 @@ def timeline(session):
     for link in session.session_submissions.select_related("submission", "item"):
         submission = link.submission
         check = submission.purpose == Purpose.ASSESSMENT_CHECK
-        entries.append(TimelineEntry(
-            offset(submission.created_at), "quick_check" if check else "submission",
-            "Quick check" if check else "Submitted for grading", link.item.number,
-            submission.verdict_label or submission.get_status_display(),
-        ))
+        entries.append(
+            TimelineEntry(
+                offset(submission.created_at),
+                "quick_check" if check else "submission",
+                "Quick check" if check else "Submitted for grading",
+                link.item.number,
+                submission.verdict_label or submission.get_status_display(),
+            )
+        )
     return sorted(entries, key=lambda entry: entry.seconds)
 
 
@@ -181,8 +189,11 @@ def playback(session):
     questions = {}
     for signal in session.signals.filter(kind=SignalKind.SNAPSHOT).select_related("item"):
         frames = questions.setdefault(signal.item.number, [])
-        frames.append({
-            "t": int((signal.at - session.started_at).total_seconds()),
-            "code": signal.data["code"], "paste": signal.data.get("paste", False),
-        })
+        frames.append(
+            {
+                "t": int((signal.at - session.started_at).total_seconds()),
+                "code": signal.data["code"],
+                "paste": signal.data.get("paste", False),
+            }
+        )
     return [{"question": number, "frames": frames} for number, frames in sorted(questions.items())]

@@ -24,6 +24,7 @@ for itself). Without it the sitting starts all the same, on an unverified accoun
 An unverified account that merely claims the address blocks nobody. A member
 invitation's link is only ever mailed, so accepting it verifies the address.
 """
+
 import hashlib
 import secrets
 from datetime import timedelta
@@ -126,7 +127,9 @@ def invite_member(organisation, email, role, invited_by, accept_url_for):
         invited_by=invited_by,
         expires_at=timezone.now() + MEMBER_INVITATION_LIFETIME,
     )
-    audit.record(organisation, invited_by, AuditAction.MEMBER_INVITED, invitation, target_label=email, detail=f"as {role}")
+    audit.record(
+        organisation, invited_by, AuditAction.MEMBER_INVITED, invitation, target_label=email, detail=f"as {role}"
+    )
     return invitation
 
 
@@ -180,7 +183,11 @@ def invite_candidate(assessment, email, actor, start_url_for):
         expires_at=assessment.closes_at,
     )
     audit.record(
-        assessment.organisation, actor, AuditAction.CANDIDATE_INVITED, invitation, target_label=email,
+        assessment.organisation,
+        actor,
+        AuditAction.CANDIDATE_INVITED,
+        invitation,
+        target_label=email,
         detail=f"to “{assessment.title}”",
     )
     return invitation
@@ -209,8 +216,12 @@ def revoke_candidate_invitation(invitation, actor):
     if invitation.is_used:
         raise TeamsError(f"{invitation.email} has already started: a started sitting cannot be revoked.")
     audit.record(
-        invitation.assessment.organisation, actor, AuditAction.CANDIDATE_REVOKED, invitation,
-        target_label=invitation.email, detail=f"from “{invitation.assessment.title}”",
+        invitation.assessment.organisation,
+        actor,
+        AuditAction.CANDIDATE_REVOKED,
+        invitation,
+        target_label=invitation.email,
+        detail=f"from “{invitation.assessment.title}”",
     )
     invitation.delete()
 
@@ -242,7 +253,9 @@ def _verified_by_link(user, address):
 
 def _verifies_address(invitation, user, proof):
     """Whether accepting this invitation with this mailbox proof verifies `user`'s address."""
-    in_inviting_team = Membership.objects.filter(user=user, organisation_id=invitation.assessment.organisation_id).exists()
+    in_inviting_team = Membership.objects.filter(
+        user=user, organisation_id=invitation.assessment.organisation_id
+    ).exists()
     return _proves_mailbox(invitation, proof) and not in_inviting_team
 
 

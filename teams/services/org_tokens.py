@@ -1,6 +1,7 @@
 """Organisation tokens for the team API: made and revoked by an organisation's owners on its
 page, presented as `Authorization: Bearer hpo_…`. Only the token's SHA-256 is stored (256
 random bits: a slow hash would add nothing); the token is shown once, when it is made."""
+
 import secrets
 from datetime import timedelta
 
@@ -35,8 +36,12 @@ def create_token(organisation, name, role, created_by):
         raise TeamsError(f"{organisation} has {MAX_ACTIVE_TOKENS} active tokens; revoke one first.")
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     row = OrganisationToken.objects.create(
-        organisation=organisation, name=name[:60], role=role, prefix=token[:PREFIX_SHOWN],
-        token_hash=hash_token(token), created_by=created_by,
+        organisation=organisation,
+        name=name[:60],
+        role=role,
+        prefix=token[:PREFIX_SHOWN],
+        token_hash=hash_token(token),
+        created_by=created_by,
     )
     audit.record(organisation, created_by, AuditAction.TOKEN_CREATED, row, detail=f"role {role}")
     return row, token

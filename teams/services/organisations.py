@@ -1,4 +1,5 @@
 """Organisations and their members."""
+
 from django.db import transaction
 from django.utils.crypto import get_random_string
 from django.utils.text import slugify

@@ -17,6 +17,7 @@ skip it); the real candidate report only says whether the candidate took it.
 Rules: one practice sitting per candidate and assessment, refused once the real sitting
 started, and only while the real invitation could start.
 """
+
 import secrets
 from datetime import timedelta
 
@@ -80,7 +81,9 @@ def practice_assessment_for(assessment, now=None):
         )
         for position, question in enumerate(_practice_questions(assessment)):
             AssessmentItem.objects.create(
-                assessment=practice, question=question, position=position,
+                assessment=practice,
+                question=question,
+                position=position,
                 exercise_version=question.current_exercise() if question.kind == Kind.CODING else None,
             )
         return practice

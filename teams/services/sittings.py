@@ -5,6 +5,7 @@ started_at). The deadline is started_at + time limit + any extra time. The
 availability window only decides when a candidate may start; a session started
 before closes_at runs its full time.
 """
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
@@ -21,7 +22,14 @@ from questions.numeric import check_numeric
 
 from .. import webhooks
 from ..models import (
-    Answer, AuditAction, CandidateInvitation, CandidateSession, FinishReason, Membership, Role, SessionSubmission,
+    Answer,
+    AuditAction,
+    CandidateInvitation,
+    CandidateSession,
+    FinishReason,
+    Membership,
+    Role,
+    SessionSubmission,
 )
 from . import audit
 from .errors import SessionClosed, TeamsError
@@ -80,7 +88,9 @@ def finish_session(session, reason, now=None):
 
 def team_recipients(assessment):
     """The addresses told when a candidate finishes: the assessment's author and the organisation's owners."""
-    owners = Membership.objects.filter(organisation_id=assessment.organisation_id, role=Role.OWNER).select_related("user")
+    owners = Membership.objects.filter(organisation_id=assessment.organisation_id, role=Role.OWNER).select_related(
+        "user"
+    )
     people = [assessment.created_by, *(membership.user for membership in owners)]
     return sorted({person.email for person in people if person is not None and person.email and person.is_active})
 
@@ -93,7 +103,9 @@ def tell_team_of_finish(session):
     if not recipients:
         return
     report_path = reverse("teams:candidate_report", args=[assessment.organisation.slug, session.pk])
-    body = render_to_string("teams/email/sitting_finished.txt", {"session": session, "assessment": assessment, "report_path": report_path})
+    body = render_to_string(
+        "teams/email/sitting_finished.txt", {"session": session, "assessment": assessment, "report_path": report_path}
+    )
     subject = f"{session.invitation.email} finished “{assessment.title}”"
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)
 
@@ -109,9 +121,7 @@ def finalise_if_expired(session, now=None):
 def finalise_expired_sessions(now=None):
     """Close every sitting whose deadline has passed. Returns how many it closed."""
     now = now or timezone.now()
-    open_sessions = CandidateSession.objects.filter(finished_at__isnull=True).select_related(
-        "assessment", "invitation"
-    )
+    open_sessions = CandidateSession.objects.filter(finished_at__isnull=True).select_related("assessment", "invitation")
     return sum(1 for session in open_sessions.iterator() if finalise_if_expired(session, now))
 
 
@@ -189,16 +199,24 @@ def grade_again(session, submission, actor):
     if SessionSubmission.objects.filter(session=session, item=link.item, submission__status__in=Status.ACTIVE).exists():
         raise TeamsError("A grading of this answer is still running: the report updates when it is done.")
     try:
-        again = create_submission(session.candidate, link.item.exercise_version, submission.code, purpose=Purpose.ASSESSMENT)
+        again = create_submission(
+            session.candidate, link.item.exercise_version, submission.code, purpose=Purpose.ASSESSMENT
+        )
     except ValidationError as error:
         if error.code == "too_many_queued":
             # The queue cap counts the candidate's account, which has work of its own waiting.
-            raise TeamsError("The candidate's account has gradings waiting already: grade again once they are done.") from None
+            raise TeamsError(
+                "The candidate's account has gradings waiting already: grade again once they are done."
+            ) from None
         raise TeamsError(" ".join(error.messages)) from None
     SessionSubmission.objects.create(session=session, item=link.item, submission=again)
     audit.record(
-        session.assessment.organisation, actor, AuditAction.GRADED_AGAIN, submission,
-        target_label=f"{session.invitation.email}'s question {link.item.number}", detail=f"new grading #{again.pk}",
+        session.assessment.organisation,
+        actor,
+        AuditAction.GRADED_AGAIN,
+        submission,
+        target_label=f"{session.invitation.email}'s question {link.item.number}",
+        detail=f"new grading #{again.pk}",
     )
     return again
 

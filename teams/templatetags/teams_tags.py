@@ -17,5 +17,3 @@ def duration_minutes(value):
     if not minutes:
         return f"{seconds} s"
     return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
-
-

@@ -3,6 +3,7 @@ each module's pages sit behind one access gate. Team views fetch everything thro
 teams.access.scoped_object_or_404 (views.gates); candidate views through
 teams.access.candidate_session_or_404. Business rules live in teams.services; these
 functions only translate between HTTP and those. urls.py imports the views from here."""
+
 from .assessments import (
     NO_GPU_WORKER_WARNING,
     add_question,

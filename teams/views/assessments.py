@@ -1,5 +1,6 @@
 """Building an assessment, inviting candidates (and showing their links once, to copy) and
 granting extra time (members read; owners change)."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -37,7 +38,9 @@ def edit_assessment(request, org, pk):
         messages.success(request, "Assessment saved.")
         return redirect(assessment)
     return render(
-        request, "teams/assessment_form.html", {"form": form, "organisation": assessment.organisation, "assessment": assessment}
+        request,
+        "teams/assessment_form.html",
+        {"form": form, "organisation": assessment.organisation, "assessment": assessment},
     )
 
 
@@ -138,7 +141,9 @@ def publish(request, org, pk):
         services.publish_assessment(assessment, request.user)
     except TeamsError as error:
         return _refusal(request, error, assessment)
-    messages.success(request, "Published. Coding questions are pinned to their current versions; you can invite candidates.")
+    messages.success(
+        request, "Published. Coding questions are pinned to their current versions; you can invite candidates."
+    )
     return redirect(assessment)
 
 

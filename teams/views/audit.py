@@ -1,5 +1,6 @@
 """The organisation's audit log, for its owners: the page (newest first, filtered by action
 and by person, a page at a time) and the same filtered log as CSV (teams.services.audit)."""
+
 import io
 
 from django.contrib import messages

@@ -1,6 +1,7 @@
 """The candidate's side of a sitting: the invitation link, the questions, saving answers,
 submitting code, finishing. Every page is gated by teams.access.candidate_session_or_404
 (the session's own candidate, while it is open)."""
+
 import json
 
 from django.conf import settings
@@ -46,7 +47,9 @@ def candidate_start(request, token):
     if request.method == "POST" and error is None:
         try:
             # The mailbox proof stays in the URL: the page's form posts back to it, and so does sign-in's ?next=.
-            user = services.candidate_account_for(invitation, request.user, request.GET.get(services.MAILBOX_PARAMETER, ""))
+            user = services.candidate_account_for(
+                invitation, request.user, request.GET.get(services.MAILBOX_PARAMETER, "")
+            )
         except SignInRequired as sign_in:
             messages.info(request, sign_in.message)
             return redirect_to_login(request.get_full_path())
@@ -71,7 +74,8 @@ def candidate_start(request, token):
             "block_practice": settings.TEAMS_BLOCK_PRACTICE_DURING_SITTING,
             "practice_url": (
                 _keeping_query(request, reverse("teams:practice_start", args=[token]))
-                if error is None and _can_practise(invitation) else None
+                if error is None and _can_practise(invitation)
+                else None
             ),
             "practice_minutes": practice.PRACTICE_MINUTES,
         },
@@ -150,7 +154,9 @@ def take_question(request, session_pk, number):
     graded = session.session_submissions.filter(submission__purpose=Purpose.ASSESSMENT)  # a quick check answers nothing
     answered |= set(graded.values_list("item_id", flat=True))
     answer = session.answers.filter(item=item).first()
-    submissions = [link.submission for link in session.session_submissions.filter(item=item).select_related("submission")]
+    submissions = [
+        link.submission for link in session.session_submissions.filter(item=item).select_related("submission")
+    ]
     last_code = submissions[-1].code if submissions else (item.exercise_version.starter_code if item.is_coding else "")
     if item.is_coding and answer is not None and answer.text:
         last_code = answer.text  # the code as last typed, kept as the candidate went
@@ -234,7 +240,9 @@ def submit_code(request, session_pk, number):
         messages.error(request, " ".join(error.messages))
         return redirect(here)
     if quick_check:
-        messages.success(request, "Quick check started: small inputs, correctness only, never scored. Its result appears below.")
+        messages.success(
+            request, "Quick check started: small inputs, correctness only, never scored. Its result appears below."
+        )
     else:
         messages.success(request, "Submitted for grading. The result appears below when it is ready.")
     return redirect(here + "#submissions")
@@ -249,19 +257,21 @@ def submission_status(request, session_pk, number):
     for link in links:
         row = _candidate_row(session.assessment, link.submission)
         submission = link.submission
-        rows.append({
-            "id": submission.pk,
-            "status": submission.status,
-            "final": submission.status in Status.FINAL,
-            "quick_check": row["is_check"],
-            "verdict": submission.verdict if row["result"] else "",
-            "verdict_label": row["label"],
-            "speedup": row["speedup"],
-            "speedup_label": times(row["speedup"]) if row["speedup"] else "",
-            "message": submission.message if row["result"] else "",
-            # What the row's Feedback cell shows: the message, and a traceback or the line at fault.
-            "feedback_html": render_to_string("teams/_feedback.html", {"row": row}),
-        })
+        rows.append(
+            {
+                "id": submission.pk,
+                "status": submission.status,
+                "final": submission.status in Status.FINAL,
+                "quick_check": row["is_check"],
+                "verdict": submission.verdict if row["result"] else "",
+                "verdict_label": row["label"],
+                "speedup": row["speedup"],
+                "speedup_label": times(row["speedup"]) if row["speedup"] else "",
+                "message": submission.message if row["result"] else "",
+                # What the row's Feedback cell shows: the message, and a traceback or the line at fault.
+                "feedback_html": render_to_string("teams/_feedback.html", {"row": row}),
+            }
+        )
     return JsonResponse({"submissions": rows})
 
 
@@ -302,8 +312,13 @@ def record_signals(request, session_pk):
     session = candidate_session_or_404(request.user, session_pk)
     if int(request.headers.get("Content-Length") or 0) > MAX_SIGNAL_BODY_BYTES:
         return JsonResponse({"error": f"At most {MAX_SIGNAL_BODY_BYTES:,} bytes a request."}, status=413)
-    if is_ratelimited(request, group="teams.signals", key=lambda group, request: str(session.pk),
-                      rate=settings.TEAMS_SIGNAL_RATE, increment=True):
+    if is_ratelimited(
+        request,
+        group="teams.signals",
+        key=lambda group, request: str(session.pk),
+        rate=settings.TEAMS_SIGNAL_RATE,
+        increment=True,
+    ):
         return JsonResponse({"error": "Too many event reports: wait a moment."}, status=429)
     try:
         payload = json.loads(request.body)

@@ -1,5 +1,6 @@
 """What the team pages share: the access gates (teams.access.scoped_object_or_404 scoped to
 the user's memberships, optionally to some roles) and how a refusal is shown."""
+
 from django.contrib import messages
 from django.shortcuts import redirect
 

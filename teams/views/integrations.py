@@ -1,5 +1,6 @@
 """The organisation's integrations, for its owners: team API tokens (on the organisation's
 page) and webhook endpoints with their delivery log (the webhooks page)."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
@@ -86,7 +87,10 @@ def remove_webhook(request, org, pk):
 @require_POST
 def send_webhook_again(request, org, pk):
     delivery = scoped_object_or_404(
-        request.user, WebhookDelivery.objects.select_related("endpoint__organisation"), roles=OWNER, pk=pk,
+        request.user,
+        WebhookDelivery.objects.select_related("endpoint__organisation"),
+        roles=OWNER,
+        pk=pk,
         endpoint__organisation__slug=org,
     )
     webhooks.send_again(delivery)

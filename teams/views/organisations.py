@@ -1,5 +1,6 @@
 """The teams index, organisations and their members (any member reads; owners manage),
 and joining through a member invitation."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -56,7 +57,9 @@ def organisation_page(request, organisation, token_form=None, new_token=None):
         "membership": membership,
         "is_owner": membership.role == Role.OWNER,
         "members": organisation.memberships.select_related("user"),
-        "pending_invitations": organisation.member_invitations.filter(used_at__isnull=True, expires_at__gt=timezone.now()),
+        "pending_invitations": organisation.member_invitations.filter(
+            used_at__isnull=True, expires_at__gt=timezone.now()
+        ),
         "assessments": assessments,
         "invite_form": MemberInviteForm(),
         "api_tokens": organisation.api_tokens.all(),
@@ -91,9 +94,7 @@ def invite_member(request, org):
 @login_required
 @require_POST
 def remove_member(request, org, pk):
-    membership = scoped_object_or_404(
-        request.user, Membership, roles=OWNER, pk=pk, organisation__slug=org
-    )
+    membership = scoped_object_or_404(request.user, Membership, roles=OWNER, pk=pk, organisation__slug=org)
     try:
         services.remove_member(membership, request.user)
     except TeamsError as error:

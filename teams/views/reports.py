@@ -1,5 +1,6 @@
 """The team's reports: the assessment's table and CSV, one candidate's report, the timings
 behind a figure, and a reviewer's rubric score (any member of the organisation)."""
+
 import io
 
 from django.contrib import messages
@@ -91,7 +92,9 @@ def submission_timings(request, org, session_pk, submission_pk):
     """Every timed call behind a candidate's figures, for the team to check them."""
     session = _team_session(request, org, session_pk)
     link = get_object_or_404(
-        SessionSubmission.objects.select_related("submission__exercise__question"), session=session, submission_id=submission_pk
+        SessionSubmission.objects.select_related("submission__exercise__question"),
+        session=session,
+        submission_id=submission_pk,
     )
     return timings_response(link.submission)
 
@@ -101,7 +104,9 @@ def submission_timings(request, org, session_pk, submission_pk):
 def grade_again(request, org, session_pk, submission_pk):
     """The team asks for another grading of a candidate's accepted answer (services.grade_again)."""
     session = _team_session(request, org, session_pk)
-    link = get_object_or_404(SessionSubmission.objects.select_related("submission", "item"), session=session, submission_id=submission_pk)
+    link = get_object_or_404(
+        SessionSubmission.objects.select_related("submission", "item"), session=session, submission_id=submission_pk
+    )
     try:
         services.grade_again(session, link.submission, request.user)
     except services.TeamsError as error:

@@ -2,6 +2,7 @@
 sign-up, password reset and the verification mail now are (per client address,
 and per username or e-mail asked for); the assessment's code submission is in
 tests/teams/test_candidate_flow.py."""
+
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.cache import cache
@@ -17,7 +18,9 @@ PASSWORD = "a-long-passphrase-for-tests"
 @pytest.fixture(autouse=True)
 def isolated_cache(settings):
     """Rate limits live in the cache: give each test a fresh in-memory one."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "accounts-rates"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "accounts-rates"}
+    }
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cache.clear()
     yield
@@ -49,7 +52,12 @@ def test_sign_up_is_limited_per_address(client, settings):
     statuses = []
     for n in range(3):
         client.logout()  # sign-up signs the new account in
-        fields = {"username": f"bulk-{n}", "email": f"bulk-{n}@example.com", "password1": PASSWORD, "password2": PASSWORD}
+        fields = {
+            "username": f"bulk-{n}",
+            "email": f"bulk-{n}@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        }
         statuses.append(client.post(reverse("accounts:signup"), fields).status_code)
     assert statuses == [302, 302, 429]
     assert get_user_model().objects.filter(username__startswith="bulk-").count() == 2
@@ -96,12 +104,17 @@ def test_sign_in_matches_usernames_case_sensitively_so_the_limit_does_too(candid
     """Why the username's key keeps its case: the account is found by an exact match, so
     `CANDIDATE` guesses no password of `candidate`'s (a backend that ignores case must fold it)."""
     assert authenticate(username="CANDIDATE", password="correct-horse-battery") is None
-    assert authenticate(username="ｃａｎｄｉｄａｔｅ ", password="correct-horse-battery") is None  # the form normalises, not the backend
+    assert (
+        authenticate(username="ｃａｎｄｉｄａｔｅ ", password="correct-horse-battery") is None
+    )  # the form normalises, not the backend
     assert canonical_login(" ｃａｎｄｉｄａｔｅ\t", ignore_case=False) == "candidate"
     assert canonical_login("Carol", ignore_case=False) == "Carol"
 
 
-@pytest.mark.parametrize("typed", [" candidate@example.com", "candidate@example.com\t", "Candidate@EXAMPLE.com", "ｃａｎｄｉｄａｔｅ@example.com"])
+@pytest.mark.parametrize(
+    "typed",
+    [" candidate@example.com", "candidate@example.com\t", "Candidate@EXAMPLE.com", "ｃａｎｄｉｄａｔｅ@example.com"],
+)
 def test_an_address_typed_another_way_shares_its_reset_limit(client, candidate, settings, mailoutbox, typed):
     """A reset matches the address ignoring case (and compares it NFKC-casefolded): each of
     these asked again for `candidate`'s reset, past the limit."""

@@ -2,6 +2,7 @@
 hold many accounts (each with its own queue cap and place in the fair order).
 Now sign-up mails a signed link, and an account submits graded code only once
 its owner opened it."""
+
 import importlib
 import io
 import re
@@ -34,13 +35,22 @@ def fast_password_hashing(settings):
 @pytest.fixture
 def exercise(db):
     question = Question.objects.create(
-        slug="verify-exercise", title="Verify exercise", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind=Kind.CODING, prompt="Return x.",
+        slug="verify-exercise",
+        title="Verify exercise",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Return x.",
     )
     return ExerciseVersion.objects.create(
-        question=question, number=1, spec={"target": "cpu", "entry_point": "transform", "sizes": [10]},
-        reference_code=CODE, starter_code=CODE, inputs_code="def make_inputs(size, seed):\n    return (size,)\n",
-        solution_code=CODE, content_hash="verify",
+        question=question,
+        number=1,
+        spec={"target": "cpu", "entry_point": "transform", "sizes": [10]},
+        reference_code=CODE,
+        starter_code=CODE,
+        inputs_code="def make_inputs(size, seed):\n    return (size,)\n",
+        solution_code=CODE,
+        content_hash="verify",
     )
 
 
@@ -161,13 +171,17 @@ def test_joining_a_team_by_its_mailed_link_verifies_the_account(make_user):
     organisation = teams.create_organisation(owner, "Acme")
     invited = make_user("joiner", verified=False)
     tokens = []
-    invitation = teams.invite_member(organisation, invited.email, "reviewer", owner, lambda token: tokens.append(token) or token)
+    invitation = teams.invite_member(
+        organisation, invited.email, "reviewer", owner, lambda token: tokens.append(token) or token
+    )
     teams.accept_member_invitation(invitation, invited)
     assert verification.is_verified(invited)
 
 
 @pytest.mark.parametrize("email_url, in_terminal", [("consolemail://", True), ("smtp://mail.example.com:25", False)])
-def test_without_a_mail_server_the_pages_say_the_link_is_in_the_terminal(client, exercise, settings, email_url, in_terminal):
+def test_without_a_mail_server_the_pages_say_the_link_is_in_the_terminal(
+    client, exercise, settings, email_url, in_terminal
+):
     """Under `make run` mail is printed by the worker: a newcomer told to open "the link we
     sent" looked for it in an inbox. Every page that sends them to the link says where it is."""
     from interview_platform.config import env_email_url

@@ -1,4 +1,5 @@
 """API fixtures: tokens of each scope for the candidate, and a graded submission."""
+
 from datetime import timedelta
 
 import pytest
@@ -40,7 +41,9 @@ def fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def own_cache(settings, request):
     """A cache of this test's own, so rate-limit counts never leak between tests (or runs)."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": request.node.nodeid}
+    }
 
 
 @pytest.fixture

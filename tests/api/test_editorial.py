@@ -1,4 +1,5 @@
 """GET /api/v1/exercises/<slug>/editorial/: only for a caller whose own practice was accepted."""
+
 from django.urls import reverse
 
 from submissions.models import Purpose, Submission
@@ -18,8 +19,12 @@ def test_refused_until_earned(client, read_token, exercise_version):
 
 def test_an_assessment_acceptance_earns_nothing(client, candidate, read_token, exercise_version):
     Submission.objects.create(
-        user=candidate, exercise=exercise_version, code="x", purpose=Purpose.ASSESSMENT,
-        status=Status.DONE, verdict=Verdict.ACCEPTED,
+        user=candidate,
+        exercise=exercise_version,
+        code="x",
+        purpose=Purpose.ASSESSMENT,
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
     )
     assert client.get(URL, **bearer(read_token)).status_code == 403
 

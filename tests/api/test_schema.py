@@ -1,4 +1,5 @@
 """The OpenAPI schema and its docs page."""
+
 import io
 import re
 
@@ -7,9 +8,17 @@ from django.core.management import call_command
 
 def test_schema_generates_without_warnings(db, tmp_path):
     target = tmp_path / "schema.yaml"
-    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target), stdout=io.StringIO(), stderr=io.StringIO())
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(target), stdout=io.StringIO(), stderr=io.StringIO()
+    )
     text = target.read_text()
-    for path in ("/api/v1/submissions/", "/api/v1/submissions/{id}/timings/", "/api/v1/exercises/{slug}/", "/api/v1/exercises/{slug}/editorial/", "/api/v1/leaderboards/exercises/{slug}/"):
+    for path in (
+        "/api/v1/submissions/",
+        "/api/v1/submissions/{id}/timings/",
+        "/api/v1/exercises/{slug}/",
+        "/api/v1/exercises/{slug}/editorial/",
+        "/api/v1/leaderboards/exercises/{slug}/",
+    ):
         assert f"{path}:" in text
     assert "personalAccessToken" in text
 

@@ -1,5 +1,6 @@
 """Schemathesis fuzzes every operation of /api/v1/schema on a live server: no response
 may be a server error (5xx), use an undocumented status, or break the schema."""
+
 from datetime import timedelta
 
 import pytest
@@ -33,8 +34,16 @@ def fuzzer_token(live_server, transactional_db, make_user, exercise_version, que
     settings.SUBMISSION_MAX_QUEUED_PER_USER = 3
     fuzzer = make_user("fuzzer")
     Submission.objects.create(
-        user=fuzzer, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted", report=GRADED_REPORT,
-        speedup=41.5, speedup_ci_low=39.0, speedup_ci_high=44.0, hardware="cpu",
+        user=fuzzer,
+        exercise=exercise_version,
+        code="x = 1\n",
+        status="done",
+        verdict="accepted",
+        report=GRADED_REPORT,
+        speedup=41.5,
+        speedup_ci_low=39.0,
+        speedup_ci_high=44.0,
+        hardware="cpu",
     )
     return tokens.create_token(fuzzer, "fuzz", Scope.SUBMIT, 7)[1]
 
@@ -47,8 +56,12 @@ def team_token(fuzzer_token, exercise_version):
     organisation = team_services.create_organisation(owner, "Fuzz Hiring")
     now = timezone.now()
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Fuzzed", time_limit_minutes=60, opens_at=now - timedelta(hours=1),
-        closes_at=now + timedelta(days=7), created_by=owner,
+        organisation=organisation,
+        title="Fuzzed",
+        time_limit_minutes=60,
+        opens_at=now - timedelta(hours=1),
+        closes_at=now + timedelta(days=7),
+        created_by=owner,
     )
     team_services.add_question(assessment, exercise_version.question)
     team_services.publish_assessment(assessment, owner)
@@ -67,7 +80,9 @@ def test_api_conforms_to_its_schema(live_server, fuzzer_token, team_token):
     for operation in operations:
 
         @given(case=operation.as_strategy())
-        @hypothesis_settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+        @hypothesis_settings(
+            max_examples=EXAMPLES_PER_OPERATION, deadline=None, suppress_health_check=list(HealthCheck), database=None
+        )
         def fuzz(case):
             headers = team if case.operation.path.startswith("/api/v1/team/") else learner
             case.call_and_validate(base_url=live_server.url, headers=headers, checks=CHECKS)

@@ -1,4 +1,5 @@
 """Submitting through the API: the web form's validation, queue cap and rate limit."""
+
 import pytest
 
 from submissions.models import Purpose, Submission
@@ -50,7 +51,9 @@ def test_unknown_exercise_is_404(client, submit_token, queued):
 
 def test_purpose_must_be_practice_or_check(client, submit_token, exercise_version, queued):
     response = post(client, submit_token, exercise="tiny-scale", code="x = 1\n", purpose="assessment")
-    assert response.status_code == 400 and response.json()["code"] == "invalid" and "purpose" in response.json()["fields"]
+    assert (
+        response.status_code == 400 and response.json()["code"] == "invalid" and "purpose" in response.json()["fields"]
+    )
 
 
 def test_queue_cap(client, submit_token, exercise_version, queued, settings):
@@ -87,7 +90,11 @@ def test_my_submissions_filter(client, submit_token, graded_submission, exercise
     every = client.get(SUBMISSIONS, **bearer(submit_token)).json()
     checks = client.get(SUBMISSIONS + "?purpose=check", **bearer(submit_token)).json()
     accepted = client.get(SUBMISSIONS + "?verdict=accepted&exercise=tiny-scale", **bearer(submit_token)).json()
-    assert every["count"] == 2 and checks["count"] == 1 and [row["id"] for row in accepted["results"]] == [graded_submission.pk]
+    assert (
+        every["count"] == 2
+        and checks["count"] == 1
+        and [row["id"] for row in accepted["results"]] == [graded_submission.pk]
+    )
     bad = client.get(SUBMISSIONS + "?verdict=great", **bearer(submit_token))
     assert bad.status_code == 400 and "verdict" in bad.json()["fields"]
 
@@ -103,7 +110,9 @@ def test_a_submission_says_how_it_compares_with_the_previous_answer(client, read
     body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
     # The same code graded again: the gap is the machine's, whatever the intervals say.
     assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "same_code"}
-    changed = faster.code + "\nSCALE = 2\n"  # now another program (a row's code never changes; its fingerprint goes with it)
+    changed = (
+        faster.code + "\nSCALE = 2\n"
+    )  # now another program (a row's code never changes; its fingerprint goes with it)
     Submission.objects.filter(pk=faster.pk).update(code=changed, program=fingerprint(changed))
     body = client.get(f"{SUBMISSIONS}{faster.pk}/", **bearer(read_token)).json()
     assert body["against_previous"] == {"previous": graded_submission.pk, "ratio": 2.0, "outcome": "faster"}
@@ -118,7 +127,11 @@ def test_an_accepted_answer_is_graded_again_through_the_api(
 
     assert response.status_code == 201
     again = Submission.objects.get(pk=response.json()["id"])
-    assert (again.code, again.program, again.purpose) == (graded_submission.code, graded_submission.program, Purpose.PRACTICE)
+    assert (again.code, again.program, again.purpose) == (
+        graded_submission.code,
+        graded_submission.program,
+        Purpose.PRACTICE,
+    )
     assert [args for args, _ in queued] == [[again.pk]]
 
     assert client.post(url, **bearer(read_token)).json()["code"] == "insufficient_scope"

@@ -1,4 +1,5 @@
 """Personal access tokens: stored hashed, shown once, scoped, revocable, expiring."""
+
 from datetime import timedelta
 
 import pytest
@@ -22,7 +23,9 @@ def test_only_a_hash_is_stored(candidate):
 
 
 def test_token_page_shows_a_new_token_once_and_lists_it(candidate_client, candidate):
-    response = candidate_client.post(reverse("api:tokens"), {"name": "laptop", "scope": "submit", "lifetime_days": "90"})
+    response = candidate_client.post(
+        reverse("api:tokens"), {"name": "laptop", "scope": "submit", "lifetime_days": "90"}
+    )
     row = PersonalAccessToken.objects.get(user=candidate)
     page = response.content.decode()
     token_start = page.index('value="hp_') + len('value="')

@@ -1,4 +1,5 @@
 """GET /api/v1/tracks/ and /api/v1/tracks/<slug>/: the paths, with the caller's progress."""
+
 import pytest
 from django.urls import reverse
 
@@ -15,8 +16,14 @@ def track(exercise_version):
 def test_anonymous_sees_tracks_without_progress(client, track):
     [row] = client.get(reverse("api:tracks")).json()
     assert row == {
-        "slug": "numpy", "name": "NumPy", "description": "", "prerequisites": [],
-        "questions": 1, "solved": 0, "practised": 0, "next": "tiny-scale",
+        "slug": "numpy",
+        "name": "NumPy",
+        "description": "",
+        "prerequisites": [],
+        "questions": 1,
+        "solved": 0,
+        "practised": 0,
+        "next": "tiny-scale",
     }
 
 
@@ -25,8 +32,12 @@ def test_detail_counts_the_callers_accepted_practice(client, read_token, track, 
     assert body["solved"] == 1 and body["next"] is None
     assert body["items"] == [
         {
-            "slug": "tiny-scale", "title": "Scale an array", "kind": "coding", "difficulty": "easy",
-            "practised": True, "solved": True,
+            "slug": "tiny-scale",
+            "title": "Scale an array",
+            "kind": "coding",
+            "difficulty": "easy",
+            "practised": True,
+            "solved": True,
         }
     ]
 

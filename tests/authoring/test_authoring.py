@@ -1,5 +1,6 @@
 """Author pages: staff in the Authors group validate an exercise in the real
 sandbox, save edits as new versions and export them to the bank."""
+
 import pytest
 import yaml
 from django.contrib.auth.models import Group
@@ -17,10 +18,15 @@ pytestmark = pytest.mark.django_db
 #: must take far longer than a busy machine's preemption can add to np.square's call (as in
 #: tests/grader/conftest.py's BUSY_PROOF_SIZES).
 SPEC = {
-    "target": "cpu", "entry_point": "transform", "sizes": [20000, 200000], "edge_sizes": [0, 1],
-    "tolerance": {"rtol": 1e-9, "atol": 0.0}, "repeats": 3,
+    "target": "cpu",
+    "entry_point": "transform",
+    "sizes": [20000, 200000],
+    "edge_sizes": [0, 1],
+    "tolerance": {"rtol": 1e-9, "atol": 0.0},
+    "repeats": 3,
     "limits": {"time_s": 30, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16},
-    "allowed_imports": ["numpy"], "graded_on": ["time", "memory"],
+    "allowed_imports": ["numpy"],
+    "graded_on": ["time", "memory"],
 }
 FILES = {
     "reference.py": "import numpy as np\n\ndef transform(values):\n    return np.array([v * v for v in values])\n",
@@ -39,18 +45,32 @@ def author(staff_author):
 @pytest.fixture
 def exercise(db):
     question = Question.objects.create(
-        slug="square-fast", title="Square fast", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind=Kind.CODING, prompt="Square it.", sample_answer="Use NumPy.",
+        slug="square-fast",
+        title="Square fast",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Square it.",
+        sample_answer="Use NumPy.",
     )
     return ExerciseVersion.objects.create(
-        question=question, number=1, spec=SPEC, content_hash=loader.exercise_content_hash(SPEC, FILES),
+        question=question,
+        number=1,
+        spec=SPEC,
+        content_hash=loader.exercise_content_hash(SPEC, FILES),
         **{loader.EXERCISE_FILES[name]: text for name, text in FILES.items()},
     )
 
 
 def edit_data(**changes):
-    form = {"spec": yaml.safe_dump(SPEC), "reference": FILES["reference.py"], "starter": FILES["starter.py"],
-            "inputs": FILES["inputs.py"], "solution": FILES["solution.py"], "check": ""}
+    form = {
+        "spec": yaml.safe_dump(SPEC),
+        "reference": FILES["reference.py"],
+        "starter": FILES["starter.py"],
+        "inputs": FILES["inputs.py"],
+        "solution": FILES["solution.py"],
+        "check": "",
+    }
     form.update(changes)
     return form
 
@@ -103,7 +123,9 @@ def test_edit_saves_a_new_version_and_keeps_the_old(client, author, exercise, ca
 def test_edit_that_fails_validation_is_not_saved(client, author, exercise):
     wrong = "def transform(values):\n    return values + 1\n"
     client.force_login(author)
-    response = client.post(reverse("authoring:edit", args=[exercise.question.slug]), edit_data(solution=wrong, save="1"))
+    response = client.post(
+        reverse("authoring:edit", args=[exercise.question.slug]), edit_data(solution=wrong, save="1")
+    )
     assert "Validation failed, so no version was saved" in response.content.decode()
     assert exercise.question.exercise_versions.count() == 1
 
@@ -117,7 +139,8 @@ def test_unchanged_edit_is_refused(client, author, exercise):
 def test_bad_spec_is_explained(client, author, exercise):
     client.force_login(author)
     response = client.post(
-        reverse("authoring:edit", args=[exercise.question.slug]), edit_data(spec="target: tpu\nentry_point: x\n", save="1")
+        reverse("authoring:edit", args=[exercise.question.slug]),
+        edit_data(spec="target: tpu\nentry_point: x\n", save="1"),
     )
     page = response.content.decode()
     assert "bad target" in page
@@ -165,8 +188,10 @@ def test_an_author_publishes_and_unpublishes_and_the_history_says_who(client, au
     question.save()
     client.force_login(author)
     publish_url = reverse("authoring:publish", args=[question.slug])
-    assert 'value="1">\n  <button type="submit" class="button">Publish</button>' in client.get(
-        reverse("authoring:exercise", args=[question.slug])).content.decode()
+    assert (
+        'value="1">\n  <button type="submit" class="button">Publish</button>'
+        in client.get(reverse("authoring:exercise", args=[question.slug])).content.decode()
+    )
     client.post(publish_url, {"public": "1"})
     question.refresh_from_db()
     assert question.is_public
@@ -183,8 +208,14 @@ def test_an_author_publishes_and_unpublishes_and_the_history_says_who(client, au
 
 def test_a_coding_exercise_without_a_version_cannot_be_published(client, author, db):
     question = Question.objects.create(
-        slug="empty-one", title="Empty", topic="Algorithmic Complexity & Code-Level Optimization", difficulty="easy",
-        kind=Kind.CODING, prompt="Nothing yet.", sample_answer="-", visibility=Visibility.ASSESSMENT,
+        slug="empty-one",
+        title="Empty",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Nothing yet.",
+        sample_answer="-",
+        visibility=Visibility.ASSESSMENT,
     )
     client.force_login(author)
     response = client.post(reverse("authoring:publish", args=[question.slug]), {"public": "1"}, follow=True)

@@ -1,6 +1,7 @@
 """A coding question with no version yet starts from a small working exercise:
 the link says so, the form is filled in, and the template validates and saves as v1
 through the real sandbox."""
+
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
@@ -20,8 +21,12 @@ def author(staff_author):
 @pytest.fixture
 def new_question():
     return Question.objects.create(
-        slug="brand-new", title="Brand new exercise", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind=Kind.CODING, prompt="Vectorise it.",
+        slug="brand-new",
+        title="Brand new exercise",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Vectorise it.",
     )
 
 
@@ -41,7 +46,9 @@ def test_the_template_is_a_valid_form():
 
 def test_the_template_validates_and_saves_as_the_first_version(client, author, new_question):
     client.force_login(author)
-    response = client.post(reverse("authoring:edit", args=[new_question.slug]), {**ExerciseEditForm.template_initial(), "save": "1"})
+    response = client.post(
+        reverse("authoring:edit", args=[new_question.slug]), {**ExerciseEditForm.template_initial(), "save": "1"}
+    )
     assert response.status_code == 302, response.content.decode()[-2000:]
     version = new_question.exercise_versions.get()
     assert version.number == 1 and version.validation_report["verdict"] == "accepted"
@@ -50,10 +57,17 @@ def test_the_template_validates_and_saves_as_the_first_version(client, author, n
 def test_new_exercise_button_makes_a_private_coding_question(client, author, new_question):
     client.force_login(author)
     assert reverse("authoring:new_exercise") in client.get(reverse("authoring:index")).content.decode()
-    response = client.post(reverse("authoring:new_exercise"), {
-        "title": "Vectorise a loop", "slug": "vectorise-a-loop", "topic": new_question.topic,
-        "difficulty": "easy", "prompt": "Make it fast.", "sample_answer": "One NumPy expression.",
-    })
+    response = client.post(
+        reverse("authoring:new_exercise"),
+        {
+            "title": "Vectorise a loop",
+            "slug": "vectorise-a-loop",
+            "topic": new_question.topic,
+            "difficulty": "easy",
+            "prompt": "Make it fast.",
+            "sample_answer": "One NumPy expression.",
+        },
+    )
     assert response.status_code == 302 and response["Location"] == reverse("authoring:edit", args=["vectorise-a-loop"])
     question = Question.objects.get(slug="vectorise-a-loop")
     assert question.kind == Kind.CODING and not question.is_public
@@ -69,12 +83,21 @@ def test_new_exercise_button_makes_a_private_coding_question(client, author, new
         ("sum-squares", "sum-squares", None),
     ],
 )
-def test_a_slug_is_made_from_the_title_or_corrected_with_a_suggestion(client, author, new_question, typed, saved, error):
+def test_a_slug_is_made_from_the_title_or_corrected_with_a_suggestion(
+    client, author, new_question, typed, saved, error
+):
     client.force_login(author)
-    response = client.post(reverse("authoring:new_exercise"), {
-        "title": "Sum of squares, without a loop!", "slug": typed, "topic": new_question.topic,
-        "difficulty": "easy", "prompt": "Make it fast.", "sample_answer": "One NumPy expression.",
-    })
+    response = client.post(
+        reverse("authoring:new_exercise"),
+        {
+            "title": "Sum of squares, without a loop!",
+            "slug": typed,
+            "topic": new_question.topic,
+            "difficulty": "easy",
+            "prompt": "Make it fast.",
+            "sample_answer": "One NumPy expression.",
+        },
+    )
     if error:
         assert response.status_code == 200 and error in response.content.decode()
         assert not Question.objects.exclude(pk=new_question.pk).exists()
@@ -85,9 +108,17 @@ def test_a_slug_is_made_from_the_title_or_corrected_with_a_suggestion(client, au
 def test_a_slug_made_from_a_long_title_fits_its_field(client, author, new_question):
     client.force_login(author)
     title = "word " * 39  # 194 characters: its slug would be too
-    client.post(reverse("authoring:new_exercise"), {
-        "title": title, "slug": "", "topic": new_question.topic, "difficulty": "easy", "prompt": "Make it fast.",
-        "sample_answer": "One NumPy expression.", "sample_answer": "One NumPy expression.",
-    })
+    client.post(
+        reverse("authoring:new_exercise"),
+        {
+            "title": title,
+            "slug": "",
+            "topic": new_question.topic,
+            "difficulty": "easy",
+            "prompt": "Make it fast.",
+            "sample_answer": "One NumPy expression.",
+            "sample_answer": "One NumPy expression.",
+        },
+    )
     slug = Question.objects.exclude(pk=new_question.pk).get().slug
     assert len(slug) <= 120 and slug.startswith("word-word") and not slug.endswith("-")

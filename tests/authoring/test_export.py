@@ -1,5 +1,6 @@
 """Export to the bank cannot break it: an entry the loader would refuse is not written (the
 author reads why on the page), and an entry that is written appears whole or not at all."""
+
 import pathlib
 
 import pytest
@@ -37,15 +38,25 @@ def first_version(question):
     assert form.is_valid(), form.errors
     spec, files = form.cleaned_data["spec"], form.files_dict()
     return ExerciseVersion.objects.create(
-        question=question, number=1, spec=spec, content_hash=loader.exercise_content_hash(spec, files),
+        question=question,
+        number=1,
+        spec=spec,
+        content_hash=loader.exercise_content_hash(spec, files),
         validation_report={"verdict": "accepted"},
         **{loader.EXERCISE_FILES[name]: text for name, text in files.items()},
     )
 
 
 def coding_question(**fields):
-    values = {"slug": "square-fast", "title": "Square fast", "topic": TOPIC, "difficulty": "easy",
-              "kind": Kind.CODING, "prompt": "Square it.", "sample_answer": "Use NumPy."}
+    values = {
+        "slug": "square-fast",
+        "title": "Square fast",
+        "topic": TOPIC,
+        "difficulty": "easy",
+        "kind": Kind.CODING,
+        "prompt": "Square it.",
+        "sample_answer": "Use NumPy.",
+    }
     values.update(fields)
     question = Question.objects.create(**values)
     first_version(question)
@@ -74,9 +85,17 @@ def test_an_exercise_without_a_sample_answer_is_refused_on_the_page_and_nothing_
 
 def test_a_numeric_question_with_a_near_miss_topic_is_refused_and_nothing_is_written(client, author, bank_root):
     question = Question.objects.create(
-        slug="gib-in-bytes", title="Bytes in 4 GiB", topic="Technical Foundation & Self Assessment", difficulty="easy",
-        kind=Kind.NUMERIC, prompt="How many bytes?", sample_answer="2^32", explanation="4 × 2^30.",
-        answer_value=4294967296, answer_unit="bytes", tolerance=0.01,
+        slug="gib-in-bytes",
+        title="Bytes in 4 GiB",
+        topic="Technical Foundation & Self Assessment",
+        difficulty="easy",
+        kind=Kind.NUMERIC,
+        prompt="How many bytes?",
+        sample_answer="2^32",
+        explanation="4 × 2^30.",
+        answer_value=4294967296,
+        answer_unit="bytes",
+        tolerance=0.01,
     )
     client.force_login(author)
     response = export(client, question)
@@ -122,17 +141,29 @@ def test_the_new_exercise_form_asks_for_every_section_the_bank_requires(client, 
     page = client.get(reverse("authoring:new_exercise")).content.decode()
     for name in loader.REQUIRED_SECTIONS[Kind.CODING]:
         assert f'name="{name}"' in page
-    response = client.post(reverse("authoring:new_exercise"), {
-        "title": "Vectorise a loop", "slug": "vectorise-a-loop", "topic": TOPIC, "difficulty": "easy",
-        "prompt": "Make it fast.",
-    })
+    response = client.post(
+        reverse("authoring:new_exercise"),
+        {
+            "title": "Vectorise a loop",
+            "slug": "vectorise-a-loop",
+            "topic": TOPIC,
+            "difficulty": "easy",
+            "prompt": "Make it fast.",
+        },
+    )
     assert response.status_code == 200 and "This field is required" in response.content.decode()
     assert not Question.objects.filter(slug="vectorise-a-loop").exists()
 
 
 def test_the_new_exercise_form_offers_only_the_banks_topics(client, author):
-    Question.objects.create(slug="admin-made", title="Admin made", topic="Technical Foundation & Self Assessment",
-                            difficulty="easy", kind=Kind.CONCEPT, prompt="p")
+    Question.objects.create(
+        slug="admin-made",
+        title="Admin made",
+        topic="Technical Foundation & Self Assessment",
+        difficulty="easy",
+        kind=Kind.CONCEPT,
+        prompt="p",
+    )
     client.force_login(author)
     page = client.get(reverse("authoring:new_exercise")).content.decode()
     assert "Technical Foundation &amp; Self Assessment" not in page
@@ -143,10 +174,17 @@ def test_the_new_exercise_form_offers_only_the_banks_topics(client, author):
 def test_new_exercise_then_save_then_export_gives_a_bank_entry_that_loads(client, author, bank_root):
     """The issue's path: New exercise, Validate and save (here the version is written directly), Export."""
     client.force_login(author)
-    response = client.post(reverse("authoring:new_exercise"), {
-        "title": "Vectorise a loop", "slug": "vectorise-a-loop", "topic": TOPIC, "difficulty": "easy",
-        "prompt": "Make it fast.", "sample_answer": "One NumPy expression over the whole array.",
-    })
+    response = client.post(
+        reverse("authoring:new_exercise"),
+        {
+            "title": "Vectorise a loop",
+            "slug": "vectorise-a-loop",
+            "topic": TOPIC,
+            "difficulty": "easy",
+            "prompt": "Make it fast.",
+            "sample_answer": "One NumPy expression over the whole array.",
+        },
+    )
     assert response.status_code == 302
     question = Question.objects.get(slug="vectorise-a-loop")
     first_version(question)

@@ -1,6 +1,7 @@
 """AuthoringEvent and the author permission moved from teams to authoring: on a database
 that still has teams' table and teams.author_questions, migrating forward keeps every
 row and every grant (and migrating back restores the old names)."""
+
 import importlib
 
 import pytest
@@ -40,8 +41,12 @@ def latest():
 @pytest.mark.django_db(transaction=True)
 def test_events_and_the_author_grant_survive_the_move(make_user):
     question = Question.objects.create(
-        slug="square-fast", title="Square fast", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind=Kind.CODING, prompt="Square it.",
+        slug="square-fast",
+        title="Square fast",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Square it.",
     )
     author = make_user("author", is_staff=True)
     try:

@@ -1,6 +1,7 @@
 """Concept and numeric questions written on the authoring pages: refused with every reason
 (bad unit, unknown topic, a missing section) and nothing saved, or saved private, then
 published and exported as load_bank reads them."""
+
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
@@ -15,15 +16,28 @@ pytestmark = pytest.mark.django_db
 
 TOPIC = "Technical Foundation and Self Assessment"
 NUMERIC = {
-    "title": "Tile size", "topic": TOPIC, "difficulty": "easy", "tags": ["memory"],
-    "prompt": "How much memory do 16 Mi float32 values take?", "sample_answer": "64 MiB.",
-    "explanation": "16 Mi values x 4 bytes = 64 MiB.", "hints": "",
-    "answer_value": 64.0, "answer_unit": "MiB", "tolerance": 0.01,
+    "title": "Tile size",
+    "topic": TOPIC,
+    "difficulty": "easy",
+    "tags": ["memory"],
+    "prompt": "How much memory do 16 Mi float32 values take?",
+    "sample_answer": "64 MiB.",
+    "explanation": "16 Mi values x 4 bytes = 64 MiB.",
+    "hints": "",
+    "answer_value": 64.0,
+    "answer_unit": "MiB",
+    "tolerance": 0.01,
 }
 CONCEPT = {
-    "title": "Why tiles", "topic": TOPIC, "difficulty": "medium", "tags": [],
-    "prompt": "Why does tiling speed up a matrix multiply?", "sample_answer": "It reuses cached data.",
-    "explanation": "", "hints": "", "rubric": ["Reuse", "Cache size", "Bandwidth", "Arithmetic intensity"],
+    "title": "Why tiles",
+    "topic": TOPIC,
+    "difficulty": "medium",
+    "tags": [],
+    "prompt": "Why does tiling speed up a matrix multiply?",
+    "sample_answer": "It reuses cached data.",
+    "explanation": "",
+    "hints": "",
+    "rubric": ["Reuse", "Cache size", "Bandwidth", "Arithmetic intensity"],
 }
 
 
@@ -52,11 +66,14 @@ def test_an_unknown_topic_is_refused(author):
     assert "unknown topic 'Technical foundation'" in reasons
 
 
-@pytest.mark.parametrize(("kind", "values", "reason"), [
-    (Kind.NUMERIC, {**NUMERIC, "explanation": ""}, "missing section '# Explanation'"),
-    (Kind.CONCEPT, {**CONCEPT, "sample_answer": ""}, "missing section '# Sample answer'"),
-    (Kind.CONCEPT, {**CONCEPT, "rubric": ["Reuse"]}, "rubric has 1 items; a concept question needs 4 to 8"),
-])
+@pytest.mark.parametrize(
+    ("kind", "values", "reason"),
+    [
+        (Kind.NUMERIC, {**NUMERIC, "explanation": ""}, "missing section '# Explanation'"),
+        (Kind.CONCEPT, {**CONCEPT, "sample_answer": ""}, "missing section '# Sample answer'"),
+        (Kind.CONCEPT, {**CONCEPT, "rubric": ["Reuse"]}, "rubric has 1 items; a concept question needs 4 to 8"),
+    ],
+)
 def test_a_missing_section_is_refused(author, kind, values, reason):
     assert reason in refusal(kind, values, author)
 

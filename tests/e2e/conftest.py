@@ -10,6 +10,7 @@ would. The worker helpers are the fault tests' (tests/faults/conftest.py).
 Screenshots go to docs/screenshots/ with HOTPATH_SCREENSHOTS=1, otherwise to a
 temporary folder, so an ordinary run leaves the tree clean. A failing test
 leaves a screenshot of every open page in test-artifacts/."""
+
 import io
 import os
 import re
@@ -63,7 +64,9 @@ def worker_database_url():
     data = connection.settings_dict
     if connection.vendor == "sqlite":
         if connection.is_in_memory_db():
-            pytest.skip("the grading worker cannot share an in-memory SQLite test database; set DATABASES TEST NAME to a file")
+            pytest.skip(
+                "the grading worker cannot share an in-memory SQLite test database; set DATABASES TEST NAME to a file"
+            )
         return f"sqlite:///{Path(data['NAME']).resolve()}"
     if connection.vendor == "postgresql":
         password = f":{quote(data['PASSWORD'], safe='')}" if data.get("PASSWORD") else ""
@@ -130,7 +133,9 @@ def open_page(browser, live_server, request):
 
     def make(viewport=LAPTOP):
         # Reduced motion: charts draw at once, so screenshots and assertions see the final state.
-        context = browser.new_context(viewport=viewport, base_url=live_server.url, locale="en-GB", reduced_motion="reduce")
+        context = browser.new_context(
+            viewport=viewport, base_url=live_server.url, locale="en-GB", reduced_motion="reduce"
+        )
         context.set_default_timeout(chromium.STEP_TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()

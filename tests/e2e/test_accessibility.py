@@ -1,4 +1,5 @@
 """Keyboard access, visible focus and labelled controls, checked in Chromium on the main pages."""
+
 import re
 
 import pytest
@@ -105,8 +106,15 @@ def test_a_phone_scrolls_a_wide_table_inside_it_not_the_page(bank, open_page):
     exercise = Question.objects.get(slug="python-loop-to-numpy").current_exercise()
     for speedup in (91.4, 125.0):
         Submission.objects.create(
-            user=person, exercise=exercise, code="import numpy as np\n", status=Status.DONE, verdict=Verdict.ACCEPTED,
-            speedup=speedup, speedup_ci_low=75.9, speedup_ci_high=835.0, hardware="cpu",
+            user=person,
+            exercise=exercise,
+            code="import numpy as np\n",
+            status=Status.DONE,
+            verdict=Verdict.ACCEPTED,
+            speedup=speedup,
+            speedup_ci_low=75.9,
+            speedup_ci_high=835.0,
+            hardware="cpu",
         )
 
     page.goto("/questions/python-loop-to-numpy/")

@@ -1,6 +1,7 @@
 """A hiring team's assessment, in two browsers: the manager builds and sends it,
 the candidate takes it against the clock (their code graded by a real worker),
 and the manager reads the report."""
+
 import re
 from datetime import timedelta
 
@@ -96,7 +97,9 @@ def test_manager_assesses_a_candidate(bank, grading_worker, open_page, screensho
     try:
         verdict.wait_for(timeout=GRADING_TIMEOUT_MS)
     except Exception:
-        pytest.fail(f"no verdict after {GRADING_TIMEOUT_MS / 1000:.0f} s; worker log:\n{worker_log_tail(grading_worker)}")
+        pytest.fail(
+            f"no verdict after {GRADING_TIMEOUT_MS / 1000:.0f} s; worker log:\n{worker_log_tail(grading_worker)}"
+        )
     expect(verdict).to_have_text("Accepted")
     candidate.evaluate("window.scrollTo(0, 0)")
     screenshot(candidate, "assessment-candidate", full_page=True)

@@ -1,6 +1,7 @@
 """An author writes a numeric question in the browser (a unit learners could not type
 is refused first), previews it as a learner reads it, publishes it, and a learner then
 answers it with its unit."""
+
 import pytest
 from django.contrib.auth.models import Group
 from playwright.sync_api import expect

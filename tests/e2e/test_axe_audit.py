@@ -1,6 +1,7 @@
 """axe-core's audit of every public and signed-in page, in light and dark, in Chromium: no serious or critical
 violation. axe-core comes bundled with the axe-playwright-python package (no CDN); each page is loaded once and
 audited in both themes (the theme follows the emulated system preference live, static/js/theme.js)."""
+
 from datetime import timedelta
 
 import pytest
@@ -33,29 +34,65 @@ def audited_site(bank, make_user):
     candidate = make_user("audited-candidate", password=PASSWORD)
     coding = Question.objects.get(slug="python-loop-to-numpy")
     submission = Submission.objects.create(
-        user=author, exercise=coding.current_exercise(), code="def transform(x):\n    return (2 * x + 1) ** 2\n",
-        status=Status.DONE, verdict=Verdict.ACCEPTED, report=graded_report(), speedup=50.0, hardware="cpu",
-        finished_at=timezone.now())
+        user=author,
+        exercise=coding.current_exercise(),
+        code="def transform(x):\n    return (2 * x + 1) ** 2\n",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        report=graded_report(),
+        speedup=50.0,
+        hardware="cpu",
+        finished_at=timezone.now(),
+    )
     organisation = services.create_organisation(author, "Audit Team")
     now = timezone.now()
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Screen", time_limit_minutes=60, opens_at=now - timedelta(hours=2),
-        closes_at=now + timedelta(days=1), created_by=author, published_at=now - timedelta(hours=1))
+        organisation=organisation,
+        title="Screen",
+        time_limit_minutes=60,
+        opens_at=now - timedelta(hours=2),
+        closes_at=now + timedelta(days=1),
+        created_by=author,
+        published_at=now - timedelta(hours=1),
+    )
     AssessmentItem.objects.create(
-        assessment=assessment, question=coding, position=1, exercise_version=coding.current_exercise())
+        assessment=assessment, question=coding, position=1, exercise_version=coding.current_exercise()
+    )
     invitation = CandidateInvitation.objects.create(
-        assessment=assessment, email=candidate.email, token_hash="a" * 64, expires_at=now + timedelta(days=1),
-        invited_by=author, used_at=now - timedelta(minutes=50))
+        assessment=assessment,
+        email=candidate.email,
+        token_hash="a" * 64,
+        expires_at=now + timedelta(days=1),
+        invited_by=author,
+        used_at=now - timedelta(minutes=50),
+    )
     sitting = CandidateSession.objects.create(
-        invitation=invitation, assessment=assessment, candidate=candidate, started_at=now - timedelta(minutes=50),
-        finished_at=now - timedelta(minutes=5), finish_reason=FinishReason.SUBMITTED)
+        invitation=invitation,
+        assessment=assessment,
+        candidate=candidate,
+        started_at=now - timedelta(minutes=50),
+        finished_at=now - timedelta(minutes=5),
+        finish_reason=FinishReason.SUBMITTED,
+    )
     org = f"/teams/org/{organisation.slug}"
     by_kind = {kind: Question.objects.filter(kind=kind).order_by("slug").first().slug for kind in Kind.values}
     return [
-        "/", "/questions/", *(f"/questions/{slug}/" for slug in by_kind.values()), f"/submissions/{submission.pk}/",
-        "/leaderboards/", f"/leaderboards/exercises/{coding.slug}/", "/questions/progress/", "/teams/", "/teams/new/",
-        f"{org}/", f"{org}/assessments/{assessment.pk}/", f"{org}/assessments/{assessment.pk}/report/",
-        f"{org}/candidates/{sitting.pk}/", "/authoring/", f"/authoring/new/{Kind.NUMERIC}/", "/api/tokens/",
+        "/",
+        "/questions/",
+        *(f"/questions/{slug}/" for slug in by_kind.values()),
+        f"/submissions/{submission.pk}/",
+        "/leaderboards/",
+        f"/leaderboards/exercises/{coding.slug}/",
+        "/questions/progress/",
+        "/teams/",
+        "/teams/new/",
+        f"{org}/",
+        f"{org}/assessments/{assessment.pk}/",
+        f"{org}/assessments/{assessment.pk}/report/",
+        f"{org}/candidates/{sitting.pk}/",
+        "/authoring/",
+        f"/authoring/new/{Kind.NUMERIC}/",
+        "/api/tokens/",
         "/accounts/profile/",
     ]
 
@@ -64,8 +101,11 @@ def serious_violations(page, axe, theme):
     page.emulate_media(color_scheme=theme)
     page.wait_for_function("(theme) => document.documentElement.dataset.theme === theme", arg=theme)
     results = axe.run(page).response
-    return [f"{page.url} ({theme}): {violation['id']} ({violation['impact']}): {violation['help']}: {where(violation)}"
-            for violation in results["violations"] if violation["impact"] in FAILING_IMPACTS]
+    return [
+        f"{page.url} ({theme}): {violation['id']} ({violation['impact']}): {violation['help']}: {where(violation)}"
+        for violation in results["violations"]
+        if violation["impact"] in FAILING_IMPACTS
+    ]
 
 
 def where(violation):

@@ -1,5 +1,6 @@
 """A candidate in a sitting codes in the practice editor (CodeMirror: Tab indents,
 Ctrl+Enter submits) and their code is kept as they type, across a page change."""
+
 import re
 from datetime import timedelta
 
@@ -26,8 +27,12 @@ def sitting_for(candidate):
     manager = get_user_model().objects.create_user("e2e-manager", "e2e-manager@example.com", "a-long-passphrase-42")
     organisation = services.create_organisation(manager, "Acme Performance")
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Screen", time_limit_minutes=30, created_by=manager,
-        opens_at=timezone.now() - timedelta(hours=1), closes_at=timezone.now() + timedelta(days=1),
+        organisation=organisation,
+        title="Screen",
+        time_limit_minutes=30,
+        created_by=manager,
+        opens_at=timezone.now() - timedelta(hours=1),
+        closes_at=timezone.now() + timedelta(days=1),
     )
     services.add_question(assessment, Question.objects.get(slug=CODING_SLUG))
     services.add_question(assessment, Question.objects.get(slug="activation-tensor-fp32-size"))

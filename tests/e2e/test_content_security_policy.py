@@ -1,5 +1,6 @@
 """The Content-Security-Policy in real Chromium: every page's scripts still run (the editor,
 KaTeX, the charts, the theme, Swagger UI by its nonce) and Chromium reports no violation."""
+
 import pytest
 from playwright.sync_api import expect
 

@@ -1,6 +1,7 @@
 """Dark mode in real Chromium: it follows prefers-color-scheme, the menu's toggle overrides it
 and is remembered, and it reaches the editor, highlighted code, KaTeX maths and the charts.
 Screenshots of both themes (docs/screenshots/ with HOTPATH_SCREENSHOTS=1)."""
+
 import pytest
 from playwright.sync_api import expect
 
@@ -27,15 +28,25 @@ def luminance(page, selector, prop="background-color"):
 def questions(transactional_db, exercise_version):
     """One question of each kind the theme must reach: maths, highlighted code, the editor."""
     Question.objects.create(
-        slug=CODE_SLUG, title="Vectorise or compile?", topic="Algorithmic Complexity", difficulty="medium", kind=Kind.CONCEPT,
+        slug=CODE_SLUG,
+        title="Vectorise or compile?",
+        topic="Algorithmic Complexity",
+        difficulty="medium",
+        kind=Kind.CONCEPT,
         prompt="When does a compiled loop beat $y = (2x + 1)^2$ written in NumPy?",
         sample_answer="When temporaries dominate:\n\n```python\n@numba.njit\ndef transform(x):\n    return (2 * x + 1) ** 2\n```\n",
         rubric=["Temporaries cost memory bandwidth."],
     )
     Question.objects.create(
-        slug=MATHS_SLUG, title="Activation size", topic="Memory", difficulty="easy", kind=Kind.NUMERIC,
+        slug=MATHS_SLUG,
+        title="Activation size",
+        topic="Memory",
+        difficulty="easy",
+        kind=Kind.NUMERIC,
         prompt="How many bytes hold $32 \\times 2048 \\times 4096$ float32 values, $\\frac{n}{2^{30}}$ GiB?",
-        answer_value=1, answer_unit="GiB", tolerance=0.01,
+        answer_value=1,
+        answer_unit="GiB",
+        tolerance=0.01,
     )
 
 
@@ -45,7 +56,9 @@ def learner(questions, make_user):
     user.set_password(PASSWORD)
     user.save()
     for confidence, score in ((2, 0.0), (4, 1.0), (5, 1.0)):  # scored answers: the calibration chart draws
-        Attempt.objects.create(user=user, question=Question.objects.get(slug=MATHS_SLUG), confidence=confidence, score=score)
+        Attempt.objects.create(
+            user=user, question=Question.objects.get(slug=MATHS_SLUG), confidence=confidence, score=score
+        )
     return user
 
 
@@ -109,7 +122,9 @@ def test_dark_mode_follows_the_system_and_the_toggle(open_page, learner, screens
     # Switching back restyles the open editor at once, without a reload.
     page.get_by_role("button", name="Dark mode").click()
     expect(html).to_have_attribute("data-theme", "dark")
-    page.wait_for_function("getComputedStyle(document.querySelector('.cm-editor')).backgroundColor !== 'rgb(255, 255, 255)'")
+    page.wait_for_function(
+        "getComputedStyle(document.querySelector('.cm-editor')).backgroundColor !== 'rgb(255, 255, 255)'"
+    )
     assert luminance(page, ".cm-editor") < 60
     assert open_page.errors == []
 

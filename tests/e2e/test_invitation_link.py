@@ -1,6 +1,7 @@
 """The manager copies a candidate's invitation link from the assessment page (issue 18,
 "Smaller"): the Copy button puts it on the clipboard where the browser allows it, and
 otherwise leaves the whole link selected to copy by hand."""
+
 import re
 from datetime import timedelta
 
@@ -25,12 +26,23 @@ def assessment(transactional_db):
     manager = get_user_model().objects.create_user("link-manager", "link-manager@example.com", PASSWORD)
     organisation = services.create_organisation(manager, "Acme Performance")
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Screen", time_limit_minutes=30, created_by=manager,
-        opens_at=timezone.now() - timedelta(hours=1), closes_at=timezone.now() + timedelta(days=1),
+        organisation=organisation,
+        title="Screen",
+        time_limit_minutes=30,
+        created_by=manager,
+        opens_at=timezone.now() - timedelta(hours=1),
+        closes_at=timezone.now() + timedelta(days=1),
     )
     question = Question.objects.create(
-        slug="gib-in-bytes", title="Bytes in 4 GiB", topic="Foundations", difficulty="easy", kind=Kind.NUMERIC,
-        prompt="How many bytes are in 4 GiB?", answer_value=4 * 2**30, answer_unit="bytes", tolerance=0.01,
+        slug="gib-in-bytes",
+        title="Bytes in 4 GiB",
+        topic="Foundations",
+        difficulty="easy",
+        kind=Kind.NUMERIC,
+        prompt="How many bytes are in 4 GiB?",
+        answer_value=4 * 2**30,
+        answer_unit="bytes",
+        tolerance=0.01,
     )
     services.add_question(assessment, question)
     return services.publish_assessment(assessment, manager)
@@ -51,7 +63,9 @@ def invite_one(page, assessment):
 
 
 def whole_value_selected(field):
-    return field.evaluate("el => document.activeElement === el && el.selectionStart === 0 && el.selectionEnd === el.value.length")
+    return field.evaluate(
+        "el => document.activeElement === el && el.selectionStart === 0 && el.selectionEnd === el.value.length"
+    )
 
 
 def test_copy_puts_the_link_on_the_clipboard(open_page, assessment):
@@ -69,8 +83,7 @@ def test_without_the_clipboard_the_link_is_left_selected(open_page, assessment):
     page = open_page()
     # As in a browser that refuses the Clipboard API and the old copy command alike.
     page.add_init_script(
-        "Object.defineProperty(navigator, 'clipboard', {value: undefined});"
-        "document.execCommand = () => false;"
+        "Object.defineProperty(navigator, 'clipboard', {value: undefined});document.execCommand = () => false;"
     )
     field = invite_one(page, assessment)
     page.get_by_role("button", name="Copy invitation link").click()

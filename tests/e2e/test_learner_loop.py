@@ -2,6 +2,7 @@
 Code is never lost (autosaved draft, Back, the exercise's
 link, "Edit again"), the "How it compares" chart draws when the result arrives
 live, and a GPU exercise says before any submission that no GPU worker is online."""
+
 import re
 
 import pytest
@@ -45,13 +46,26 @@ def others_on_the_board():
     question = Question.objects.get(slug=CODING_SLUG)
     exercise = question.current_exercise()
     for number, speedup in enumerate(OTHERS_SPEEDUPS):
-        user = get_user_model().objects.create_user(f"rival{number}", f"rival{number}@example.com", "a-long-passphrase-42")
+        user = get_user_model().objects.create_user(
+            f"rival{number}", f"rival{number}@example.com", "a-long-passphrase-42"
+        )
         submission = Submission.objects.create(
-            user=user, exercise=exercise, code="# theirs\n", status=Status.DONE, verdict=Verdict.ACCEPTED,
-            speedup=speedup, hardware="cpu", finished_at=timezone.now(),
+            user=user,
+            exercise=exercise,
+            code="# theirs\n",
+            status=Status.DONE,
+            verdict=Verdict.ACCEPTED,
+            speedup=speedup,
+            hardware="cpu",
+            finished_at=timezone.now(),
         )
         LeaderboardEntry.objects.create(
-            user=user, question=question, hardware="cpu", submission=submission, speedup=speedup, achieved_at=timezone.now()
+            user=user,
+            question=question,
+            hardware="cpu",
+            submission=submission,
+            speedup=speedup,
+            achieved_at=timezone.now(),
         )
 
 
@@ -99,15 +113,36 @@ def test_code_is_kept_through_back_links_and_edit_again(bank, open_page):
 def accepted_report(speedup):
     """What a worker writes for an accepted answer (submissions.services.lifecycle.finish takes it as the harness's)."""
     sizes = [
-        {"size": size, "time_s": seconds / speedup, "reference_time_s": seconds, "speedup": speedup, "speedup_ci": [speedup * 0.9, speedup * 1.1],
-         "peak_memory_bytes": 3 * size * size * 8, "reference_peak_memory_bytes": size * size * 8, "correct": True,
-         "first_call_s": seconds / speedup, "pairs": 7}
+        {
+            "size": size,
+            "time_s": seconds / speedup,
+            "reference_time_s": seconds,
+            "speedup": speedup,
+            "speedup_ci": [speedup * 0.9, speedup * 1.1],
+            "peak_memory_bytes": 3 * size * size * 8,
+            "reference_peak_memory_bytes": size * size * 8,
+            "correct": True,
+            "first_call_s": seconds / speedup,
+            "pairs": 7,
+        }
         for size, seconds in ((150, 0.05), (300, 0.2), (600, 0.8))
     ]
-    return {"verdict": Verdict.ACCEPTED, "message": "Correct on all 3 sizes.", "speedup": speedup, "speedup_ci": [speedup * 0.9, speedup * 1.1],
-            "peak_memory_bytes": sizes[-1]["peak_memory_bytes"], "reference_peak_memory_bytes": sizes[-1]["reference_peak_memory_bytes"],
-            "sizes": sizes, "scaling_exponent": 2.0, "reference_scaling_exponent": 2.0, "first_call_s": 0.002, "hint": "",
-            "failure": None, "hardware": "cpu", "mode": "full"}
+    return {
+        "verdict": Verdict.ACCEPTED,
+        "message": "Correct on all 3 sizes.",
+        "speedup": speedup,
+        "speedup_ci": [speedup * 0.9, speedup * 1.1],
+        "peak_memory_bytes": sizes[-1]["peak_memory_bytes"],
+        "reference_peak_memory_bytes": sizes[-1]["reference_peak_memory_bytes"],
+        "sizes": sizes,
+        "scaling_exponent": 2.0,
+        "reference_scaling_exponent": 2.0,
+        "first_call_s": 0.002,
+        "hint": "",
+        "failure": None,
+        "hardware": "cpu",
+        "mode": "full",
+    }
 
 
 def test_the_live_result_draws_how_it_compares(bank, open_page):
@@ -119,7 +154,9 @@ def test_the_live_result_draws_how_it_compares(bank, open_page):
     sign_up(page, "watcher", "watcher@example.com")
     learner = get_user_model().objects.get(username="watcher")
     exercise = Question.objects.get(slug=CODING_SLUG).current_exercise()
-    submission = Submission.objects.create(user=learner, exercise=exercise, code="\n".join(EXPECTED_CODE.splitlines()) + "\n")
+    submission = Submission.objects.create(
+        user=learner, exercise=exercise, code="\n".join(EXPECTED_CODE.splitlines()) + "\n"
+    )
     page.goto(submission.get_absolute_url())
     expect(page.locator("#submission-status")).to_have_text("Queued")
 

@@ -3,6 +3,7 @@ and the quick check shown in place (laptop, light), then at 390 px in the dark t
 roofline that is a chart and per-size tables that say they scroll, and at 1366 px the
 access-token table whole with a copy button and the assessment form's checkboxes beside
 their labels."""
+
 import re
 
 import pytest
@@ -46,7 +47,9 @@ def test_reset_to_starter_with_undo_and_the_quick_check_in_place(bank, open_page
     check = Submission.objects.get(user=learner, purpose="check")
     assert page.url == exercise_url and editor_text(page) == mine
     Submission.objects.filter(pk=check.pk).update(
-        status=Status.DONE, verdict=Verdict.ACCEPTED, finished_at=timezone.now(),
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        finished_at=timezone.now(),
         report={"verdict": Verdict.ACCEPTED, "mode": "check", "message": "Correct on every small input."},
     )
     expect(result.locator(".verdict").first).to_have_text("Correct on small inputs", timeout=15_000)
@@ -59,8 +62,15 @@ def test_phone_charts_and_tables_and_the_wide_token_and_assessment_pages(bank, o
     page, learner = signed_up_learner(open_page, "phoner")
     exercise = Question.objects.get(slug=SLUG).current_exercise()
     submission = Submission.objects.create(
-        user=learner, exercise=exercise, code="def transform(x):\n    return (2 * x + 1) ** 2\n", status=Status.DONE,
-        verdict=Verdict.ACCEPTED, report=graded_report(), speedup=50.0, hardware="cpu", finished_at=timezone.now(),
+        user=learner,
+        exercise=exercise,
+        code="def transform(x):\n    return (2 * x + 1) ** 2\n",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        report=graded_report(),
+        speedup=50.0,
+        hardware="cpu",
+        finished_at=timezone.now(),
     )
     page.set_viewport_size(PHONE)
     page.emulate_media(color_scheme="dark")

@@ -1,6 +1,7 @@
 """A learner sits a 20-minute mock interview in a real browser: starts it from the
 navigation, answers the concept and numeric questions (kept by the page's autosave),
 submits the interview and reads the report, marking the concept answer on its rubric."""
+
 import re
 
 import pytest
@@ -22,8 +23,11 @@ def answer(page, label, text, confidence):
 
 
 def test_a_learner_completes_a_short_mock_interview(transactional_db, open_page, screenshot):
-    bank = {Kind.CONCEPT: make_concept("doubling-table"), Kind.NUMERIC: make_numeric("gib-in-bytes"),
-            Kind.CODING: make_coding("square-values")}
+    bank = {
+        Kind.CONCEPT: make_concept("doubling-table"),
+        Kind.NUMERIC: make_numeric("gib-in-bytes"),
+        Kind.CODING: make_coding("square-values"),
+    }
     page = open_page()
     page.goto("/accounts/signup/")
     sign_up(page, "mocker", "mocker@example.com")

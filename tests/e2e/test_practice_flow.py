@@ -1,6 +1,7 @@
 """A newcomer's first session, in a real browser: from the home page to the
 exercise leaderboard, through a concept question, a numeric question and a
 graded coding exercise (a real Celery worker and the bubblewrap sandbox)."""
+
 import re
 
 import pytest
@@ -57,7 +58,9 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     expect(page).to_have_url(re.compile(r"/questions/[a-z0-9-]+/$"))
     expect(page.get_by_role("button", name="Reveal sample answer")).to_be_visible()
 
-    page.get_by_label("Your answer").fill("It depends on the access pattern; measure first, then pick the simpler design.")
+    page.get_by_label("Your answer").fill(
+        "It depends on the access pattern; measure first, then pick the simpler design."
+    )
     page.get_by_label("4 · confident").check()  # asked before the sample answer is shown
     page.get_by_role("button", name="Reveal sample answer").click()
     expect(page.get_by_role("heading", name="Sample answer")).to_be_visible()
@@ -109,7 +112,9 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     try:
         verdict.wait_for(timeout=GRADING_TIMEOUT_MS)
     except Exception:
-        pytest.fail(f"no verdict after {GRADING_TIMEOUT_MS / 1000:.0f} s; worker log:\n{worker_log_tail(grading_worker)}")
+        pytest.fail(
+            f"no verdict after {GRADING_TIMEOUT_MS / 1000:.0f} s; worker log:\n{worker_log_tail(grading_worker)}"
+        )
     expect(verdict).to_have_text("Accepted")
     expect(page.locator("#submission-report")).to_contain_text("faster than the reference")
     submission.refresh_from_db()
@@ -141,4 +146,3 @@ def test_newcomer_practises_and_reaches_the_leaderboard(bank, grading_worker, op
     screenshot(page, "progress", full_page=True)
 
     assert not open_page.errors, open_page.errors
-

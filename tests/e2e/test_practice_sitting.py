@@ -1,5 +1,6 @@
 """A candidate takes the practice sitting from the invitation's start page, then comes back to
 the real assessment, whose link still works."""
+
 from datetime import timedelta
 
 import pytest
@@ -25,27 +26,49 @@ def start_path(transactional_db):
     manager = get_user_model().objects.create_user("practice-manager", "practice-manager@example.com", PASSWORD)
     organisation = services.create_organisation(manager, "Acme Performance")
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Screen", time_limit_minutes=30, created_by=manager,
-        opens_at=timezone.now() - timedelta(hours=1), closes_at=timezone.now() + timedelta(days=1),
+        organisation=organisation,
+        title="Screen",
+        time_limit_minutes=30,
+        created_by=manager,
+        opens_at=timezone.now() - timedelta(hours=1),
+        closes_at=timezone.now() + timedelta(days=1),
     )
     real = Question.objects.create(
-        slug="gib-in-bytes", title="Bytes in 4 GiB", topic="Foundations", difficulty="easy", kind=Kind.NUMERIC,
-        prompt="How many bytes are in 4 GiB?", answer_value=4 * 2**30, answer_unit="bytes", tolerance=0.01,
+        slug="gib-in-bytes",
+        title="Bytes in 4 GiB",
+        topic="Foundations",
+        difficulty="easy",
+        kind=Kind.NUMERIC,
+        prompt="How many bytes are in 4 GiB?",
+        answer_value=4 * 2**30,
+        answer_unit="bytes",
+        tolerance=0.01,
     )
     services.add_question(assessment, real)
     services.publish_assessment(assessment, manager)
     Question.objects.create(
-        slug="kib-in-bytes", title="Bytes in 1 KiB", topic="Warm-up", difficulty="easy", kind=Kind.NUMERIC,
-        prompt="How many bytes are in 1 KiB?", answer_value=1024, answer_unit="bytes", tolerance=0.01,
+        slug="kib-in-bytes",
+        title="Bytes in 1 KiB",
+        topic="Warm-up",
+        difficulty="easy",
+        kind=Kind.NUMERIC,
+        prompt="How many bytes are in 1 KiB?",
+        answer_value=1024,
+        answer_unit="bytes",
+        tolerance=0.01,
     )
     coding = Question.objects.create(
         slug="add-one", title="Add one", topic="Warm-up", difficulty="easy", kind=Kind.CODING, prompt="Add one."
     )
     ExerciseVersion.objects.create(
-        question=coding, number=1, spec={"target": "cpu", "entry_point": "transform", "sizes": [100]},
-        reference_code="def transform(values):\n    return [v + 1 for v in values]\n", starter_code=STARTER,
+        question=coding,
+        number=1,
+        spec={"target": "cpu", "entry_point": "transform", "sizes": [100]},
+        reference_code="def transform(values):\n    return [v + 1 for v in values]\n",
+        starter_code=STARTER,
         inputs_code="def make_inputs(size, seed):\n    return (list(range(size)),)\n",
-        solution_code="def transform(values):\n    return [v + 1 for v in values]\n", content_hash="add-one-1",
+        solution_code="def transform(values):\n    return [v + 1 for v in values]\n",
+        content_hash="add-one-1",
     )
     tokens = []
     services.invite_candidate(assessment, "ada@example.com", manager, lambda token: tokens.append(token) or token)

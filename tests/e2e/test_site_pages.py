@@ -1,4 +1,5 @@
 """Site-wide pages without a browser: the landing page, error pages, the sign-up redirect."""
+
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.test import Client, RequestFactory
@@ -14,8 +15,13 @@ PASSWORD = "a-long-test-passphrase-17"
 @pytest.fixture
 def first_question():
     return Question.objects.create(
-        slug="what-is-a-cache-line", title="What is a cache line?", topic="Technical Foundation and Self Assessment",
-        difficulty="easy", kind="concept", prompt="Explain.", rubric=["a", "b", "c", "d"],
+        slug="what-is-a-cache-line",
+        title="What is a cache line?",
+        topic="Technical Foundation and Self Assessment",
+        difficulty="easy",
+        kind="concept",
+        prompt="Explain.",
+        rubric=["a", "b", "c", "d"],
     )
 
 

@@ -1,6 +1,7 @@
 """A candidate in a sitting runs a quick check from the editor, as in practice (issue 18,
 item 7): the result arrives live on the question's page, with the quick check's own row,
 and it never counts towards the score (a real Celery worker and the bubblewrap sandbox)."""
+
 import re
 
 import pytest
@@ -38,7 +39,9 @@ def test_candidate_runs_a_quick_check_that_is_never_scored(bank, grading_worker,
     try:  # the page polls the status endpoint until the worker's verdict arrives
         expect(row).to_have_attribute("data-final", "true", timeout=GRADING_TIMEOUT_MS)
     except AssertionError:
-        pytest.fail(f"no quick-check result after {GRADING_TIMEOUT_MS / 1000:.0f} s; worker log:\n{worker_log_tail(grading_worker)}")
+        pytest.fail(
+            f"no quick-check result after {GRADING_TIMEOUT_MS / 1000:.0f} s; worker log:\n{worker_log_tail(grading_worker)}"
+        )
     expect(row.locator(".result .verdict")).to_have_text("Correct on small inputs")
     expect(row.locator(".speedup")).to_have_text("")  # a quick check times nothing
     # The code is still in the editor, and nothing counts as an answer.

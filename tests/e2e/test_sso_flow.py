@@ -1,6 +1,7 @@
 """Single sign-on in Chromium, end to end: from the sign-in page, a work address leads
 to the organisation's identity provider (a real OpenID Connect provider, tests/sso), and
 signing in there comes back signed in here, as a new, verified member."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
@@ -20,8 +21,17 @@ def acme_provider(live_server, transactional_db, tmp_path, settings):
     owner = get_user_model().objects.create_user("acme-owner", "owner@example.com", "owner-passphrase-42")
     acme = teams.create_organisation(owner, "Acme")
     with running_provider(tmp_path, f"{live_server.url}/sso/{acme.slug}/callback/") as provider:
-        sso.configure(acme, actor=owner, issuer=provider.issuer, client_id=CLIENT_ID, client_secret=CLIENT_SECRET,
-                      domains=["acme.test"], enabled=True, required=False, join_as_member=True)
+        sso.configure(
+            acme,
+            actor=owner,
+            issuer=provider.issuer,
+            client_id=CLIENT_ID,
+            client_secret=CLIENT_SECRET,
+            domains=["acme.test"],
+            enabled=True,
+            required=False,
+            join_as_member=True,
+        )
         yield acme
 
 

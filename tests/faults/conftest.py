@@ -3,6 +3,7 @@ against a private redis-server on a spare loopback port (so no other test run
 or bench can consume or flush its queue) and the pytest-django test database on
 PostgreSQL, which the worker and this process share. Skipped where either is
 unavailable (the SQLite run)."""
+
 import os
 import shutil
 import signal
@@ -96,9 +97,30 @@ class Worker:
         self.log = open(self.log_path, "ab")
         celery = str(Path(sys.executable).with_name("celery"))
         self.process = subprocess.Popen(
-            [celery, "-A", "interview_platform", "worker", "-P", "solo", "-c", "1", "-Q", "cpu,check", "-n", f"{name}@%h",
-             "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "INFO"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                celery,
+                "-A",
+                "interview_platform",
+                "worker",
+                "-P",
+                "solo",
+                "-c",
+                "1",
+                "-Q",
+                "cpu,check",
+                "-n",
+                f"{name}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "--loglevel",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
 
     def wait_ready(self, timeout_s=30):
@@ -146,7 +168,12 @@ def manage_shell(env, code, timeout_s=60):
     """Run Python in a fresh Django process with `env` (the real code paths:
     create_submission's on-commit enqueue, the sweep); returns its stdout."""
     done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout_s
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
@@ -169,12 +196,22 @@ def _tiny_version(**limits):
     spec, files = tiny_exercise()
     spec = dict(spec, limits={**spec["limits"], **limits})
     question = Question.objects.create(
-        slug="faults-tiny", title="Faults tiny exercise", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind="coding", prompt="Compute it.",
+        slug="faults-tiny",
+        title="Faults tiny exercise",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind="coding",
+        prompt="Compute it.",
     )
     return ExerciseVersion.objects.create(
-        question=question, number=1, spec=spec, reference_code=files["reference.py"], starter_code="",
-        inputs_code=files["inputs.py"], solution_code=files["solution.py"], content_hash="faults",
+        question=question,
+        number=1,
+        spec=spec,
+        reference_code=files["reference.py"],
+        starter_code="",
+        inputs_code=files["inputs.py"],
+        solution_code=files["solution.py"],
+        content_hash="faults",
     )
 
 
@@ -269,8 +306,21 @@ def private_redis(port):
 
     def launch():
         process = subprocess.Popen(
-            ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", directory],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                "redis-server",
+                "--port",
+                str(port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                directory,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         wait_for(lambda: port_open("127.0.0.1", port), 10, f"redis-server on port {port}")
         return process

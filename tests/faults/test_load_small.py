@@ -1,6 +1,7 @@
 """A small version of bench/load_bench.py (30 submissions from 6 users, one
 worker): all graded, none lost or graded twice, the flood refused with a
 message, and a light user's submission served ahead of a flooder's backlog."""
+
 import json
 import subprocess
 import sys
@@ -15,9 +16,27 @@ pytestmark = [requires_services, pytest.mark.slow]
 def test_small_burst_is_all_graded_and_the_flood_is_refused(postgres_url, tmp_path):
     out = tmp_path / "load.json"
     done = subprocess.run(
-        [sys.executable, "bench/load_bench.py", "--users", "6", "--per-user", "5", "--workers", "1",
-         "--database-url", postgres_url, "--skip-migrate", "--timeout", "120", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=240,
+        [
+            sys.executable,
+            "bench/load_bench.py",
+            "--users",
+            "6",
+            "--per-user",
+            "5",
+            "--workers",
+            "1",
+            "--database-url",
+            postgres_url,
+            "--skip-migrate",
+            "--timeout",
+            "120",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     result = json.loads(out.read_text())

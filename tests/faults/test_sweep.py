@@ -1,6 +1,7 @@
 """The periodic sweep on its own (any database): rows stuck in queued or running
 are requeued while they have attempts left, closed with an honest message when
 they have none, and left alone while they are young."""
+
 from datetime import timedelta
 
 import pytest
@@ -17,12 +18,22 @@ from tests.hostile.conftest import tiny_exercise
 def version(db):
     spec, files = tiny_exercise()
     question = Question.objects.create(
-        slug="sweep-tiny", title="Sweep", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind="coding", prompt="Compute it.",
+        slug="sweep-tiny",
+        title="Sweep",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind="coding",
+        prompt="Compute it.",
     )
     return ExerciseVersion.objects.create(
-        question=question, number=1, spec=spec, reference_code=files["reference.py"], starter_code="",
-        inputs_code=files["inputs.py"], solution_code=files["solution.py"], content_hash="sweep",
+        question=question,
+        number=1,
+        spec=spec,
+        reference_code=files["reference.py"],
+        starter_code="",
+        inputs_code=files["inputs.py"],
+        solution_code=files["solution.py"],
+        content_hash="sweep",
     )
 
 
@@ -36,8 +47,9 @@ def enqueued(monkeypatch):
 
 def stuck(user, version, status, attempts, age_s):
     past = timezone.now() - timedelta(seconds=age_s)
-    row = Submission.objects.create(user=user, exercise=version, code="def transform(x):\n    return x\n",
-                                    status=status, attempts=attempts)
+    row = Submission.objects.create(
+        user=user, exercise=version, code="def transform(x):\n    return x\n", status=status, attempts=attempts
+    )
     Submission.objects.filter(pk=row.pk).update(created_at=past, started_at=past if status == Status.RUNNING else None)
     return row
 

@@ -1,6 +1,7 @@
 """Faults with real processes: a worker SIGKILLed mid-grading, Redis restarted
 with messages queued, the database cut while a task runs. Every submission
 ends graded exactly once."""
+
 import json
 import os
 import signal
@@ -18,7 +19,14 @@ from interview_platform.celery import app
 from tests.hostile.conftest import sandbox_processes
 
 from .conftest import (
-    TcpProxy, all_done, free_port, manage_shell, private_redis, requires_services, service_env, wait_for,
+    TcpProxy,
+    all_done,
+    free_port,
+    manage_shell,
+    private_redis,
+    requires_services,
+    service_env,
+    wait_for,
 )
 
 pytestmark = [requires_services, pytest.mark.slow]
@@ -53,7 +61,10 @@ def create_via_service(env, user, version, code, count=1):
 
 
 def sweep_via_service(env):
-    out = manage_shell(env, "import json; from submissions.services.housekeeping import sweep_stuck_submissions as s; print(json.dumps(s()))")
+    out = manage_shell(
+        env,
+        "import json; from submissions.services.housekeeping import sweep_stuck_submissions as s; print(json.dumps(s()))",
+    )
     return json.loads(out.strip().splitlines()[-1])
 
 
@@ -72,12 +83,16 @@ def job_dir_of(pid):
     return None
 
 
-def test_worker_killed_mid_grading_leaves_nothing_behind(postgres_url, broker_url, run_dir, start_worker, roomy_version, make_user):
+def test_worker_killed_mid_grading_leaves_nothing_behind(
+    postgres_url, broker_url, run_dir, start_worker, roomy_version, make_user
+):
     env = service_env(postgres_url, broker_url, run_dir)
     user = make_user("killed-worker-leftovers")
     [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
     first = start_worker(env, name="first")
-    wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
+    wait_for(
+        lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it"
+    )
     time.sleep(1.0)
     running = [pid for pid, _, _ in sandbox_processes(include_orphans=False)]
     job_dirs = {job_dir_of(pid) for pid in running} - {None}
@@ -101,7 +116,9 @@ def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
     user = make_user("killed-worker")
     [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
     first = start_worker(env, name="first")
-    wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
+    wait_for(
+        lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it"
+    )
     time.sleep(1.0)
     first.kill()
     row = Submission.objects.get(pk=submission_id)
@@ -129,7 +146,9 @@ def test_killed_workers_message_is_redelivered_without_the_sweep(
     user = make_user("redelivered")
     [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
     first = start_worker(env, name="first")
-    wait_for(lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it")
+    wait_for(
+        lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING, 30, "the first worker to claim it"
+    )
     first.kill()
     # The claim is only stale (reclaimable) after RECLAIM_RUNNING_AFTER_S; time passing is simulated.
     backdate([submission_id], lifecycle.RECLAIM_RUNNING_AFTER_S + 1)
@@ -151,7 +170,9 @@ def test_redis_restart_loses_messages_and_the_sweep_recovers_them(
         restart_redis()  # no persistence: the three messages are gone
         start_worker(env)
         time.sleep(3)
-        assert Submission.objects.filter(pk__in=ids, status=Status.QUEUED).count() == 3, "nothing should have been delivered"
+        assert Submission.objects.filter(pk__in=ids, status=Status.QUEUED).count() == 3, (
+            "nothing should have been delivered"
+        )
         backdate(ids, housekeeping.REQUEUE_QUEUED_AFTER_S + 1)
         assert sweep_via_service(env) == {"requeued": 3, "failed": 0}
         wait_for(all_done(ids), 60, "the requeued submissions to be graded")
@@ -195,8 +216,14 @@ def test_attacks_through_the_full_celery_path(postgres_url, broker_url, run_dir,
     from tests.hostile.conftest import attack_code
     from tests.hostile.test_attacks import ATTACK_TABLE
 
-    names = ["harness_kill_parent", "forge_report_plain", "exhaust_stdout_flood", "timing_cache_by_shape",
-             "escape_network_loopback", "exhaust_daemon_survivor"]
+    names = [
+        "harness_kill_parent",
+        "forge_report_plain",
+        "exhaust_stdout_flood",
+        "timing_cache_by_shape",
+        "escape_network_loopback",
+        "exhaust_daemon_survivor",
+    ]
     env = service_env(postgres_url, broker_url, run_dir, SUBMISSION_MAX_QUEUED_PER_USER="20")
     user = make_user("celery-attacker")
     ids = [create_via_service(env, user, tiny_version, attack_code(name))[0] for name in names]

@@ -1,5 +1,6 @@
 """A tiny exercise that grades in seconds, as a spec and files (tests/submissions/conftest.py
 adds it as database rows)."""
+
 import pytest
 
 from grader.grading import HARNESS_DIR, Exercise
@@ -43,7 +44,7 @@ BUSY_PROOF_SIZES = [20_000, 200_000]
 WRONG_ANSWER = "def scale(x):\n    return x * 3.0\n"
 RAISES = "def scale(x):\n    raise ValueError('boom')\n"
 ENDLESS = "def scale(x):\n    while True:\n        pass\n"
-MEMORY_HOG = "def scale(x):\n    hog = []\n    while True:\n        hog.append(b\"\\x01\" * (64 * 1024 * 1024))\n"
+MEMORY_HOG = 'def scale(x):\n    hog = []\n    while True:\n        hog.append(b"\\x01" * (64 * 1024 * 1024))\n'
 
 harness_landed = (HARNESS_DIR / "main.py").exists()
 needs_harness = pytest.mark.skipif(not harness_landed, reason="grader/harness/main.py is not there yet")

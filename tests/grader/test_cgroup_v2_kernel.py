@@ -10,6 +10,7 @@ exists. memory.max, pids.max, cpu.max, memory.peak, memory.events (oom_kill) and
 memory.swap.max are checked against fake folders only (tests/grader/test_cgroups.py)
 unless this host has those controllers in v2, in which case they are checked here too.
 """
+
 import os
 import subprocess
 import time
@@ -19,7 +20,9 @@ import pytest
 from grader.sandbox import cgroups
 from grader.sandbox.base import Limits
 
-LIMITS = Limits(wall_time_s=5, cpu_time_s=5, memory_bytes=256 * 1024**2, processes=16, output_bytes=4096, disk_bytes=4 * 1024**2)
+LIMITS = Limits(
+    wall_time_s=5, cpu_time_s=5, memory_bytes=256 * 1024**2, processes=16, output_bytes=4096, disk_bytes=4 * 1024**2
+)
 
 
 @pytest.fixture
@@ -44,7 +47,9 @@ def test_run_group_attach_list_kill_and_remove(cgroup2):
     group = cgroups.create_run_cgroup(LIMITS, root=mount, proc_cgroup_path=proc_cgroup)
     assert isinstance(group, cgroups.CgroupV2) and group.directory.parent == parent
     available = set((parent / "cgroup.controllers").read_text().split())
-    assert group.applied == available & {"memory", "pids", "cpu"}, "a limit was reported that the kernel does not enforce"
+    assert group.applied == available & {"memory", "pids", "cpu"}, (
+        "a limit was reported that the kernel does not enforce"
+    )
     sleeper = subprocess.Popen(["sleep", "60"])
     try:
         (group.directory / "cgroup.procs").write_text(str(sleeper.pid))

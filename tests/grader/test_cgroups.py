@@ -1,5 +1,6 @@
 """The cgroup bookkeeping against fake hierarchies (plain directories), so both
 versions are checked on any machine; test_sandbox.py covers the real kernel."""
+
 from grader.sandbox.base import Limits
 from grader.sandbox.cgroups import CgroupV1, CgroupV2, create_run_cgroup, own_cgroup_paths
 
@@ -24,7 +25,9 @@ def test_v1_creates_groups_and_writes_limits(tmp_path):
     assert memory.parent == tmp_path / "memory/svc/worker"
     assert (memory / "memory.limit_in_bytes").read_text() == str(256 * 1024**2)
     assert (group.dirs["pids"] / "pids.max").read_text() == "16"
-    assert (group.dirs["cpu"] / "cpu.cfs_quota_us").read_text() == "200000"  # 1.5 CPUs for the code + the supervisor's share
+    assert (
+        group.dirs["cpu"] / "cpu.cfs_quota_us"
+    ).read_text() == "200000"  # 1.5 CPUs for the code + the supervisor's share
     assert group.applied == {"memory", "pids", "cpu"}
     assert sorted(group.attach_paths) == sorted(str(d / "cgroup.procs") for d in group.dirs.values())
 

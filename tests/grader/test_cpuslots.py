@@ -1,4 +1,5 @@
 """CPU slots: concurrent gradings on one machine claim different CPUs."""
+
 import os
 
 import pytest

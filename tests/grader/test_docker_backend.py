@@ -2,6 +2,7 @@
 DockerSandbox runs against a small in-test fake of the docker client whose
 attach stream is a real socket pair speaking Docker's multiplexed stream format,
 so the output reader, stdin delivery, caps and clean-up are the real code."""
+
 import io
 import socket
 import struct

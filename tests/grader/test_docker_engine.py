@@ -1,6 +1,7 @@
 """The Docker backend against the real engine and the real CPU sandbox image
 (`make images`): isolation, limits, clean-up, the leftovers of a killed worker,
 and a whole grading. Skipped loudly where no engine can start (tests/sandbox_backends.py)."""
+
 import signal
 import subprocess
 import sys
@@ -21,7 +22,14 @@ from .conftest import ENDLESS, WRONG_ANSWER, needs_harness
 
 pytestmark = pytest.mark.docker
 
-LIMITS = Limits(wall_time_s=20, cpu_time_s=20, memory_bytes=256 * 1024**2, processes=32, output_bytes=64 * 1024, disk_bytes=8 * 1024**2)
+LIMITS = Limits(
+    wall_time_s=20,
+    cpu_time_s=20,
+    memory_bytes=256 * 1024**2,
+    processes=32,
+    output_bytes=64 * 1024,
+    disk_bytes=8 * 1024**2,
+)
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -236,4 +244,3 @@ def test_endless_submission_is_a_time_limit_on_docker(engine, created, tiny_exer
     tiny_exercise.spec["limits"] = {**tiny_exercise.spec["limits"], "time_s": 6}
     report = grade(tiny_exercise, ENDLESS, mode="check", backend="docker")
     assert report["verdict"] == Verdict.TIME_LIMIT, report.get("message")
-

@@ -1,5 +1,6 @@
 """grader.grading: verdicts from the real harness in the real sandbox, and the
 host's own decisions when no trustworthy report comes back."""
+
 import json
 import shutil
 
@@ -24,6 +25,7 @@ def short_budget(exercise, **limits):
 
 
 # -- with the real harness ---------------------------------------------------------
+
 
 @pytest.mark.sandbox
 @needs_bwrap

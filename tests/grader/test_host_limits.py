@@ -1,5 +1,6 @@
 """The host's limits are kept once per host, as the best each figure has shown, so every
 worker there holds reports to the same roofs (Django-free: the judge's own store)."""
+
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -14,9 +15,16 @@ def isolated_host_state(tmp_path, monkeypatch):
 
 
 def measured(bandwidth, compute, **extra):
-    return {**host_limits.hardware_identity(), "bandwidth_gbs": bandwidth, "copy_gbs": bandwidth * 0.8,
-            "triad_gbs": bandwidth, "fresh_pass_gbs": bandwidth / 2, "compute_gflops": compute,
-            "measured_at": datetime.now(timezone.utc).isoformat(), **extra}
+    return {
+        **host_limits.hardware_identity(),
+        "bandwidth_gbs": bandwidth,
+        "copy_gbs": bandwidth * 0.8,
+        "triad_gbs": bandwidth,
+        "fresh_pass_gbs": bandwidth / 2,
+        "compute_gflops": compute,
+        "measured_at": datetime.now(timezone.utc).isoformat(),
+        **extra,
+    }
 
 
 def measurements(monkeypatch, *runs):

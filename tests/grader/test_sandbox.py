@@ -1,4 +1,5 @@
 """BwrapSandbox on its own, with plain commands: isolation, limits, cleanup."""
+
 import os
 import shutil
 import threading
@@ -15,7 +16,14 @@ from grader.sandbox.bwrap import BwrapSandbox, _safe_parts
 
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
-LIMITS = Limits(wall_time_s=20, cpu_time_s=20, memory_bytes=512 * 1024**2, processes=32, output_bytes=64 * 1024, disk_bytes=8 * 1024**2)
+LIMITS = Limits(
+    wall_time_s=20,
+    cpu_time_s=20,
+    memory_bytes=512 * 1024**2,
+    processes=32,
+    output_bytes=64 * 1024,
+    disk_bytes=8 * 1024**2,
+)
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -38,7 +46,9 @@ def python(code, limits=LIMITS, stdin=b"", use_cgroups=True, files=None):
 
 
 def test_runs_python_with_numpy_as_nobody_with_stdin():
-    result = python("import os, sys, numpy; print(os.getuid(), os.getgid(), sys.stdin.readline().strip())", stdin=b"key\n")
+    result = python(
+        "import os, sys, numpy; print(os.getuid(), os.getgid(), sys.stdin.readline().strip())", stdin=b"key\n"
+    )
     assert result.exit_code == 0, result.stderr
     assert result.stdout.split() == [b"65534", b"65534", b"key"]
     assert not (result.timed_out or result.oom_killed or result.output_exceeded)
@@ -77,9 +87,13 @@ def test_cannot_read_the_project_or_write_outside_tmp():
 
 
 def test_job_files_are_read_only_at_job():
-    result = python("print(open('/job/data/input.txt').read()); open('/job/data/input.txt', 'a')", files={"data/input.txt": "hello"})
+    result = python(
+        "print(open('/job/data/input.txt').read()); open('/job/data/input.txt', 'a')", files={"data/input.txt": "hello"}
+    )
     assert b"hello" in result.stdout
-    assert result.exit_code != 0 and (b"Read-only file system" in result.stderr or b"Permission denied" in result.stderr)
+    assert result.exit_code != 0 and (
+        b"Read-only file system" in result.stderr or b"Permission denied" in result.stderr
+    )
 
 
 def test_tmpfs_is_size_capped():
@@ -106,7 +120,9 @@ def test_output_cap_kills_and_keeps_only_the_cap():
 @pytest.mark.skipif(not CGROUPS_WRITABLE, reason="no writable cgroup hierarchy: the memory limit is RLIMIT_AS instead")
 def test_memory_limit_is_detected_as_oom():
     limits = Limits(**{**LIMITS.__dict__, "memory_bytes": 128 * 1024**2})
-    result = python("x = bytearray(400 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); print('SURVIVED')", limits=limits)
+    result = python(
+        "x = bytearray(400 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); print('SURVIVED')", limits=limits
+    )
     assert b"SURVIVED" not in result.stdout
     assert result.oom_killed
     assert result.peak_memory_bytes and result.peak_memory_bytes <= 130 * 1024**2
@@ -139,7 +155,11 @@ def _host_uids_of(marker):
 def test_bwrap_itself_runs_as_nobody_when_it_can(only_usr):
     results = []
     with BwrapSandbox(LIMITS) as sandbox:
-        runner = threading.Thread(target=lambda: results.append(sandbox.run([SYSTEM_PYTHON, "-c", "import time; time.sleep(3)", "hotpath-uid-probe"])))
+        runner = threading.Thread(
+            target=lambda: results.append(
+                sandbox.run([SYSTEM_PYTHON, "-c", "import time; time.sleep(3)", "hotpath-uid-probe"])
+            )
+        )
         runner.start()
         deadline = time.monotonic() + 3
         seen = set()
@@ -205,7 +225,10 @@ def _sandbox_pids():
         if not entry.name.isdigit():
             continue
         try:
-            if os.readlink(entry / "ns/pid") != own_ns and (entry / "cmdline").read_bytes().find(b"hotpath-leftover") >= 0:
+            if (
+                os.readlink(entry / "ns/pid") != own_ns
+                and (entry / "cmdline").read_bytes().find(b"hotpath-leftover") >= 0
+            ):
                 found.add(int(entry.name))
         except OSError:
             continue

@@ -1,4 +1,5 @@
 """grader.validation: an exercise's model solution must be accepted against its reference."""
+
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,15 @@ def test_solution_that_disagrees_with_reference_is_refused():
     folder = BANK / "algorithmic-complexity" / "python-loop-to-numpy"
     files = exercise_files(folder)
     files["solution.py"] = "import numpy as np\n\ndef transform(x):\n    return (x * 2 + 2) ** 2\n"
-    spec = {"target": "cpu", "entry_point": "transform", "sizes": [2000], "edge_sizes": [0, 1], "repeats": 3,
-            "tolerance": {"rtol": 1e-9, "atol": 0.0}, "allowed_imports": ["numpy"]}
+    spec = {
+        "target": "cpu",
+        "entry_point": "transform",
+        "sizes": [2000],
+        "edge_sizes": [0, 1],
+        "repeats": 3,
+        "tolerance": {"rtol": 1e-9, "atol": 0.0},
+        "allowed_imports": ["numpy"],
+    }
     result = validate_exercise(spec, files, slug="python-loop-to-numpy")
     assert not result.ok
     assert "wrong_answer" in result.message

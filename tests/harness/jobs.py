@@ -1,6 +1,7 @@
 """Runs the real harness as a subprocess on a temporary job directory (no
 sandbox: the harness only needs the directory, passed as its argument, and
 the trusted files on stdin, as the host sends them)."""
+
 import json
 import os
 import secrets
@@ -77,7 +78,9 @@ class Run:
         return json.dumps(first, indent=1)[:4000] + "\n" + json.dumps(rest, indent=1)[:3000]
 
 
-def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS, check=None, timeout=120, **job_changes):
+def run_job(
+    directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS, check=None, timeout=120, **job_changes
+):
     """Builds a job directory under `directory`, runs COMMAND on it, returns the verified report."""
     job_dir = Path(directory) / "job"
     shutil.copytree(HARNESS_SOURCE, job_dir / "harness", ignore=shutil.ignore_patterns("__pycache__"))
@@ -100,9 +103,12 @@ def run_job(directory, submission, reference=LOOP_REFERENCE, inputs=FLOAT_INPUTS
         if runner_cpu is not None and "runner_cpu" not in job_changes:
             job["runner_cpu"] = runner_cpu
         files["job.json"] = json.dumps(job)
-        completed = subprocess.run(command, input=protocol.format_stdin(secret + b"\n", files), capture_output=True,
-                                   timeout=timeout, env=env)
+        completed = subprocess.run(
+            command, input=protocol.format_stdin(secret + b"\n", files), capture_output=True, timeout=timeout, env=env
+        )
     report = protocol.parse_report(secret, completed.stdout)
-    assert report is not None, f"no signed report; rc={completed.returncode}\nstdout={completed.stdout[-2000:]!r}\nstderr={completed.stderr[-4000:]!r}"
+    assert report is not None, (
+        f"no signed report; rc={completed.returncode}\nstdout={completed.stdout[-2000:]!r}\nstderr={completed.stderr[-4000:]!r}"
+    )
     assert completed.returncode == 0
     return Run(report, completed.stdout, completed.stderr, completed.returncode, secret)

@@ -1,5 +1,6 @@
 """compare.py: what counts as the reference's answer, decided value by value.
 Each test pins a decision whose silent change would pass a wrong answer or fail a right one."""
+
 import numpy as np
 import pytest
 
@@ -23,7 +24,10 @@ def test_a_tuple_must_have_as_many_items_as_the_reference():
     for got in [(np.ones(2),), (np.ones(2), 1.0, 2.0), [np.ones(2), 1.0]]:
         message = wrong(expected, got if not isinstance(got, list) else ipc.UnsupportedValue("a list")).message
         assert "expected a tuple of 2 items" in message or "a list" in message
-    assert wrong(expected, (np.ones(2),)).message == "Your function returned a tuple of 1 items; expected a tuple of 2 items."
+    assert (
+        wrong(expected, (np.ones(2),)).message
+        == "Your function returned a tuple of 1 items; expected a tuple of 2 items."
+    )
     assert wrong(expected, np.ones(2)).message == (
         "Your function returned a numpy array of dtype float64 and shape (2,); expected a tuple of 2 items."
     )
@@ -32,7 +36,10 @@ def test_a_tuple_must_have_as_many_items_as_the_reference():
 def test_a_wrongly_shaped_array_inside_a_tuple_is_refused():
     expected = (1, np.zeros((2, 3)))
     mismatch = wrong(expected, (1, np.zeros((3, 2))))
-    assert mismatch.message == "Your function returned an array of shape (3, 2) (item 1 of the tuple); expected shape (2, 3)."
+    assert (
+        mismatch.message
+        == "Your function returned an array of shape (3, 2) (item 1 of the tuple); expected shape (2, 3)."
+    )
     assert wrong(expected, (1, np.zeros((2, 3), dtype=np.int64))).message == (
         "Your function returned a signed integer array (int64) (item 1 of the tuple); "
         "expected a floating-point array (float64)."
@@ -53,8 +60,14 @@ def test_an_expected_none_accepts_only_none():
 
 def test_none_where_a_number_is_expected_is_a_wrong_answer_not_a_crash():
     assert wrong(3.0, None).message == "Your function returned None; expected a single number." + compare.NO_RETURN_NOTE
-    assert wrong(np.ones(3), None).message == "Your function returned None; expected a numpy.ndarray." + compare.NO_RETURN_NOTE
-    assert wrong((1.0, 2.0), (1.0, None)).message == "Your function returned None (item 1 of the tuple); expected a single number."
+    assert (
+        wrong(np.ones(3), None).message
+        == "Your function returned None; expected a numpy.ndarray." + compare.NO_RETURN_NOTE
+    )
+    assert (
+        wrong((1.0, 2.0), (1.0, None)).message
+        == "Your function returned None (item 1 of the tuple); expected a single number."
+    )
 
 
 def test_a_number_may_be_any_scalar_type_but_not_an_array():
@@ -116,14 +129,24 @@ def test_the_first_wrong_value_is_reported_in_full():
     assert mismatch.message == (
         "Wrong value at index [1, 0]: expected 3.0, got 30.5 (tolerance rtol=1e-09, atol=1e-12); 2 of 6 values differ."
     )
-    assert mismatch.failure.items() >= {
-        "index": [1, 0], "expected": "3.0", "got": "30.5",
-        "tolerance": {"rtol": 1e-9, "atol": 1e-12}, "mismatches": 2, "total": 6,
-    }.items()
+    assert (
+        mismatch.failure.items()
+        >= {
+            "index": [1, 0],
+            "expected": "3.0",
+            "got": "30.5",
+            "tolerance": {"rtol": 1e-9, "atol": 1e-12},
+            "mismatches": 2,
+            "total": 6,
+        }.items()
+    )
 
 
 def test_a_wrong_number_has_no_index_and_a_wrong_tuple_item_says_which():
-    assert wrong(2.5, 2.75).message == "Wrong value: expected 2.5, got 2.75 (tolerance rtol=1e-09, atol=0); 1 of 1 values differ."
+    assert (
+        wrong(2.5, 2.75).message
+        == "Wrong value: expected 2.5, got 2.75 (tolerance rtol=1e-09, atol=0); 1 of 1 values differ."
+    )
     assert wrong(2.5, 2.75).failure["index"] == []
     mismatch = wrong((1.0, np.array([1.0, 2.0])), (1.0, np.array([1.0, 2.5])))
     assert mismatch.message.startswith("Wrong value at index [1] (item 1 of the tuple): expected 2.0, got 2.5")
@@ -150,12 +173,18 @@ def test_a_real_number_for_a_complex_one_is_a_wrong_value_not_a_crash():
 
 def test_a_narrower_float_answer_is_told_why_its_values_differ():
     expected = np.array([2231.9466312816176, 1.0])
-    note = (" Your array is float32, the reference's float64: float32 cannot hold the digits this tolerance asks for, "
-            "so compute in float64 and return float64.")
+    note = (
+        " Your array is float32, the reference's float64: float32 cannot hold the digits this tolerance asks for, "
+        "so compute in float64 and return float64."
+    )
     assert wrong(expected, expected.astype(np.float32), {"rtol": 1e-12, "atol": 0.0}).message.endswith(note)
-    complex_note = wrong(np.array([1 / 3 + 1j]), np.array([1 / 3 + 1j], dtype=np.complex64), {"rtol": 1e-12, "atol": 0.0}).message
-    assert complex_note.endswith("Your array is complex64, the reference's complex128: complex64 cannot hold the digits "
-                                 "this tolerance asks for, so compute in complex128 and return complex128.")
+    complex_note = wrong(
+        np.array([1 / 3 + 1j]), np.array([1 / 3 + 1j], dtype=np.complex64), {"rtol": 1e-12, "atol": 0.0}
+    ).message
+    assert complex_note.endswith(
+        "Your array is complex64, the reference's complex128: complex64 cannot hold the digits "
+        "this tolerance asks for, so compute in complex128 and return complex128."
+    )
 
 
 @pytest.mark.parametrize(
@@ -192,7 +221,9 @@ def test_a_custom_check_decides_the_values():
 
 
 def test_a_custom_check_that_says_nothing_or_too_much_or_raises():
-    assert wrong(1.0, 1.0, custom_check=lambda *_: (False, "")).message == "The exercise's checker rejected your answer."
+    assert (
+        wrong(1.0, 1.0, custom_check=lambda *_: (False, "")).message == "The exercise's checker rejected your answer."
+    )
     long = "x" * 5000
     mismatch = wrong(1.0, 1.0, custom_check=lambda *_: (False, long))
     assert mismatch.message == "x" * 1000 and mismatch.failure == {"check": "x" * 1000}

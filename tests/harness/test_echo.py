@@ -1,5 +1,6 @@
 """The transfer-overhead correction: the reference runner's "echo" call, the
 net-of-overhead statistics and the byte-level comparisons."""
+
 import os
 import socket
 import sys

@@ -1,6 +1,7 @@
 """A wrong answer or an exception names the call that failed, as Python that
 rebuilds its arguments exactly, so the learner can make the same call again
 (before, the page said only "a tiny input (size 1)")."""
+
 import numpy as np
 import pytest
 
@@ -40,44 +41,63 @@ def test_a_small_array_is_written_as_python_that_rebuilds_it_bit_for_bit(array):
 def test_scalars_tuples_and_names():
     fields = failing_call.call_fields((np.int64(5), 2.5, float("nan"), (1, None), "s"), ["n", "scale"])
     assert fields == {
-        "arguments": ["n = np.int64(5)", "scale = 2.5", "argument 3 = np.nan", "argument 4 = (1, None)", "argument 5 = 's'"],
+        "arguments": [
+            "n = np.int64(5)",
+            "scale = 2.5",
+            "argument 3 = np.nan",
+            "argument 4 = (1, None)",
+            "argument 5 = 's'",
+        ],
         "arguments_complete": True,
     }
 
 
 def test_a_large_array_is_described_and_the_call_marked_incomplete():
     fields = failing_call.call_fields((np.zeros(failing_call.SHOWN_ELEMENTS + 1), 3), ["x", "w"])
-    assert fields["arguments"] == [f"x = a float64 array of shape ({failing_call.SHOWN_ELEMENTS + 1},){failing_call.DESCRIBED}", "w = 3"]
+    assert fields["arguments"] == [
+        f"x = a float64 array of shape ({failing_call.SHOWN_ELEMENTS + 1},){failing_call.DESCRIBED}",
+        "w = 3",
+    ]
     assert fields["arguments_complete"] is False
     inside_a_tuple = failing_call.call_fields(((np.zeros((40, 2)), 1),), ["pair"])
     assert inside_a_tuple["arguments"] == [f"pair = (a float64 array of shape (40, 2){failing_call.DESCRIBED}, 1)"]
     assert inside_a_tuple["arguments_complete"] is False
-    cut = failing_call.call_fields((10 ** 2000,), ["n"])
+    cut = failing_call.call_fields((10**2000,), ["n"])
     assert cut["arguments"][0].endswith(failing_call.CUT) and len(cut["arguments"][0]) < failing_call.MAX_CHARS + 20
     assert cut["arguments_complete"] is False
 
 
 def test_both_whole_answers_are_given_only_when_both_are_small():
     shifted = failing_call.answer_fields(np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 2.0]))
-    assert shifted == {"expected_answer": "np.array([1.0, 2.0, 3.0], dtype=np.float64)",
-                       "got_answer": "np.array([0.0, 1.0, 2.0], dtype=np.float64)"}
-    assert failing_call.answer_fields((np.int64(3), None), [3]) == {"expected_answer": "(np.int64(3), None)", "got_answer": "[3]"}
+    assert shifted == {
+        "expected_answer": "np.array([1.0, 2.0, 3.0], dtype=np.float64)",
+        "got_answer": "np.array([0.0, 1.0, 2.0], dtype=np.float64)",
+    }
+    assert failing_call.answer_fields((np.int64(3), None), [3]) == {
+        "expected_answer": "(np.int64(3), None)",
+        "got_answer": "[3]",
+    }
     assert failing_call.answer_fields(np.zeros(failing_call.SHOWN_ELEMENTS + 1), np.ones(3)) == {}
     assert failing_call.answer_fields(np.ones(3), np.zeros((2, failing_call.SHOWN_ELEMENTS))) == {}
 
 
 def test_parameter_names_come_from_the_reference_without_running_it():
-    source = "raise SystemExit('never run')\ndef helper(a):\n    pass\ndef transform(x, /, w, *rest, scale=1.0):\n    pass\n"
+    source = (
+        "raise SystemExit('never run')\ndef helper(a):\n    pass\ndef transform(x, /, w, *rest, scale=1.0):\n    pass\n"
+    )
     assert failing_call.parameter_names(source, "transform") == ["x", "w"]  # the grader passes arguments by position
     assert failing_call.parameter_names(source, "missing") == []
     assert failing_call.parameter_names("def (:", "transform") == []
 
 
-EDGE_INPUTS = FLOAT_INPUTS + """
+EDGE_INPUTS = (
+    FLOAT_INPUTS
+    + """
 
 def edge_cases():
     return [(np.array([1.5, np.nan, -np.inf]),)]
 """
+)
 
 NAN_AWARE_REFERENCE = """
 import numpy as np
@@ -139,7 +159,10 @@ def test_a_reference_failing_outside_its_own_code_names_the_harness_frames():
         assert exc.errno == errno.EBADF
         failure = exc
     reference = Runner.describe(types.SimpleNamespace(role="reference", module_path="/job/reference.py"), failure)
-    assert f'  File "{os.path.basename(__file__)}", line ' in reference["traceback"] and ", in seal" in reference["traceback"]
+    assert (
+        f'  File "{os.path.basename(__file__)}", line ' in reference["traceback"]
+        and ", in seal" in reference["traceback"]
+    )
     assert reference["traceback"].endswith("OSError: [Errno 9] Bad file descriptor")
     submission = Runner.describe(types.SimpleNamespace(role="submission", module_path="/job/submission.py"), failure)
     assert submission["traceback"] == "Traceback (most recent call last):\nOSError: [Errno 9] Bad file descriptor"

@@ -1,6 +1,7 @@
 """The GPU call's three phases (stage, timed call, fetch) without a GPU: the
 real supervisor side (Side) talks to the real runner over a socket pair, and
 the runner's Device runs on a stand-in `cupy` module that logs what happens."""
+
 import os
 import socket
 import sys
@@ -85,8 +86,14 @@ def fake_cupy():
     )
     module = types.ModuleType("cupy")
     module.__dict__.update(
-        events=events, uploaded=uploaded, ndarray=FakeCupyArray, asarray=asarray, asnumpy=asnumpy, cuda=types.SimpleNamespace(runtime=runtime),
-        get_default_memory_pool=lambda: FakePool(events), get_default_pinned_memory_pool=lambda: FakePool(events),
+        events=events,
+        uploaded=uploaded,
+        ndarray=FakeCupyArray,
+        asarray=asarray,
+        asnumpy=asnumpy,
+        cuda=types.SimpleNamespace(runtime=runtime),
+        get_default_memory_pool=lambda: FakePool(events),
+        get_default_pinned_memory_pool=lambda: FakePool(events),
     )
     return module
 
@@ -189,10 +196,7 @@ def test_the_submission_runner_does_not_echo(gpu_side):
 
 
 REFERENCE_THAT_LOGS = (
-    "import cupy as cp\n\n"
-    "def transform(x):\n"
-    "    cp.events.append('entry point')\n"
-    "    return cp.ndarray(x.host)\n"
+    "import cupy as cp\n\ndef transform(x):\n    cp.events.append('entry point')\n    return cp.ndarray(x.host)\n"
 )
 
 
@@ -322,8 +326,15 @@ def test_device_memory_the_module_takes_at_import_counts(tmp_path, monkeypatch):
     runner = Runner("submission", ipc.Channel(theirs), str(module_path), "transform", "gpu", ["cupy", "numpy"])
     thread = threading.Thread(target=runner.serve, daemon=True)
     thread.start()
-    side = Side("submission", str(module_path), source, types.SimpleNamespace(target="gpu", memory_limit_bytes=0),
-                str(tmp_path), str(tmp_path), device_probe=ScriptedProbe(1000 * MIB, 1256 * MIB))
+    side = Side(
+        "submission",
+        str(module_path),
+        source,
+        types.SimpleNamespace(target="gpu", memory_limit_bytes=0),
+        str(tmp_path),
+        str(tmp_path),
+        device_probe=ScriptedProbe(1000 * MIB, 1256 * MIB),
+    )
     side.channel = ipc.Channel(ours)
     side.channel.send({"op": "module", "source": source})
     side.process = types.SimpleNamespace(pid=os.getpid(), returncode=None)  # for the host baseline's reading
@@ -412,7 +423,8 @@ def fake_pynvml(used_bytes):
         return "device 0"
 
     return types.SimpleNamespace(
-        nvmlInit=lambda: None, nvmlDeviceGetHandleByIndex=handle_by_index,
+        nvmlInit=lambda: None,
+        nvmlDeviceGetHandleByIndex=handle_by_index,
         nvmlDeviceGetMemoryInfo=lambda handle: types.SimpleNamespace(used=used_bytes),
     )
 
@@ -450,7 +462,10 @@ def test_a_host_array_where_the_reference_returns_a_device_array_is_a_wrong_answ
     reply, buffer, _ = exchange(side, (np.ones(3),))
     assert reply["ok"] is True and reply["placement"] == ["host"]
 
-    outcomes = {"reference": CallOutcome("ok", placement=["device"]), "submission": CallOutcome("ok", placement=reply["placement"])}
+    outcomes = {
+        "reference": CallOutcome("ok", placement=["device"]),
+        "submission": CallOutcome("ok", placement=reply["placement"]),
+    }
     with pytest.raises(Finished) as raised:
         Grading._check_placement(None, outcomes, "size 3", None)
     assert raised.value.verdict == feedback.WRONG_ANSWER
@@ -470,8 +485,13 @@ def test_the_supervisor_rejects_a_changed_device_input_as_it_rejects_a_changed_h
     untouched_host = types.SimpleNamespace(modified_arguments=lambda: [])
     args = (np.ones(2), np.zeros(1))
     with pytest.raises(Finished) as raised:
-        Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok", modified_arguments=[1]), "size 4", None, args)
+        Grading._check_inputs_untouched(
+            grading, untouched_host, CallOutcome("ok", modified_arguments=[1]), "size 4", None, args
+        )
     assert raised.value.verdict == feedback.WRONG_ANSWER
     assert raised.value.failure["modified_arguments"] == [2]
-    assert raised.value.failure["arguments"] == ["x = np.array([1.0, 1.0], dtype=np.float64)", "y = np.array([0.0], dtype=np.float64)"]
+    assert raised.value.failure["arguments"] == [
+        "x = np.array([1.0, 1.0], dtype=np.float64)",
+        "y = np.array([0.0], dtype=np.float64)",
+    ]
     Grading._check_inputs_untouched(grading, untouched_host, CallOutcome("ok"), "size 4", None, args)

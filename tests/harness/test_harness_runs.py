@@ -1,4 +1,5 @@
 """The harness end to end, as a real subprocess on a temporary job directory."""
+
 import json
 import os
 from pathlib import Path
@@ -11,14 +12,45 @@ from grader.harness import feedback, imports, per_size, protocol, stats, supervi
 from .jobs import DEFAULT_JOB, FLOAT_INPUTS, VECTOR_SOLUTION, run_job
 
 REPORT_FIELDS = {
-    "verdict", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes", "message", "sizes",
-    "scaling_exponent", "reference_scaling_exponent", "first_call_s", "hint", "failure", "hardware", "harness_version", "profile",
+    "verdict",
+    "speedup",
+    "speedup_ci",
+    "peak_memory_bytes",
+    "reference_peak_memory_bytes",
+    "message",
+    "sizes",
+    "scaling_exponent",
+    "reference_scaling_exponent",
+    "first_call_s",
+    "hint",
+    "failure",
+    "hardware",
+    "harness_version",
+    "profile",
 }
-FUSED_AXPY_RELU = Path(__file__).resolve().parents[2] / "questions" / "bank" / "algorithmic-complexity" / "fused-axpy-relu"
+FUSED_AXPY_RELU = (
+    Path(__file__).resolve().parents[2] / "questions" / "bank" / "algorithmic-complexity" / "fused-axpy-relu"
+)
 SIZE_FIELDS = {
-    "size", "time_s", "reference_time_s", "speedup", "speedup_ci", "peak_memory_bytes", "reference_peak_memory_bytes",
-    "correct", "first_call_s", "reference_first_call_s", "staging_s", "reference_staging_s", "raw_time_s",
-    "raw_reference_time_s", "transfer_overhead_s", "pairs", "stopped", "retimed_pairs", "calls",
+    "size",
+    "time_s",
+    "reference_time_s",
+    "speedup",
+    "speedup_ci",
+    "peak_memory_bytes",
+    "reference_peak_memory_bytes",
+    "correct",
+    "first_call_s",
+    "reference_first_call_s",
+    "staging_s",
+    "reference_staging_s",
+    "raw_time_s",
+    "raw_reference_time_s",
+    "transfer_overhead_s",
+    "pairs",
+    "stopped",
+    "retimed_pairs",
+    "calls",
 }
 
 
@@ -89,7 +121,9 @@ def test_twice_the_memory_bound_work_reads_half_once_transfers_are_taken_out(tmp
             out = np.sqrt(x * x + 1.0) * 0.5 - x
         return out
     """
-    run = run_job(tmp_path, submission, reference, sizes=[5_000_000], edge_sizes=[1], repeats=15, limits={"memory_mb": 1024})
+    run = run_job(
+        tmp_path, submission, reference, sizes=[5_000_000], edge_sizes=[1], repeats=15, limits={"memory_mb": 1024}
+    )
     assert run.verdict == "accepted", run
     entry = run.report["sizes"][0]
     assert 0.38 <= run.report["speedup"] <= 0.62, run
@@ -114,8 +148,16 @@ def test_a_slow_correct_answer_gets_fewer_pairs_not_a_time_limit(tmp_path):
     reference, submission = sleeping_transform(0.02), sleeping_transform("0.05 * 8 ** np.random.random()")
     # 60 planned pairs per size (about 11 s each) cannot both fit 18 s; the minimum (3 s) does.
     limits = dict(DEFAULT_JOB["limits"], time_s=20)
-    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60,
-                  allowed_imports=["numpy", "time"], limits=limits)
+    run = run_job(
+        tmp_path,
+        submission,
+        reference,
+        sizes=[1000, 2000],
+        edge_sizes=[1],
+        repeats=60,
+        allowed_imports=["numpy", "time"],
+        limits=limits,
+    )
     assert run.verdict == "accepted", run
     pairs = [entry["pairs"] for entry in run.report["sizes"]]
     # Which size is cut depends on the machine's speed; some size must be, none below the minimum.
@@ -137,8 +179,16 @@ def test_an_answer_whose_time_varies_call_to_call_is_planned_by_its_mean(tmp_pat
     later sizes and the slowest for the next one, it gets fewer pairs instead."""
     reference, submission = sleeping_transform(0.02), sleeping_transform("np.random.choice([0.05, 0.4])")
     limits = dict(DEFAULT_JOB["limits"], time_s=20)
-    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=60,
-                  allowed_imports=["numpy", "time"], limits=limits)
+    run = run_job(
+        tmp_path,
+        submission,
+        reference,
+        sizes=[1000, 2000],
+        edge_sizes=[1],
+        repeats=60,
+        allowed_imports=["numpy", "time"],
+        limits=limits,
+    )
     assert run.verdict == "accepted", run.report["message"]
     assert all(entry["pairs"] >= supervisor.MIN_PAIRS for entry in run.report["sizes"])
 
@@ -150,8 +200,16 @@ def test_timing_stops_early_once_the_interval_is_tight(tmp_path):
     # Calls that wait rather than compute are steady to a fraction of a percent on a busy
     # machine too (a computing call's speed follows its neighbours'), so the rule must stop.
     reference, submission = sleeping_transform(0.4), sleeping_transform(0.1)
-    run = run_job(tmp_path, submission, reference, sizes=[1000, 2000], edge_sizes=[1], repeats=40,
-                  allowed_imports=["numpy", "time"], limits=dict(DEFAULT_JOB["limits"], time_s=120))
+    run = run_job(
+        tmp_path,
+        submission,
+        reference,
+        sizes=[1000, 2000],
+        edge_sizes=[1],
+        repeats=40,
+        allowed_imports=["numpy", "time"],
+        limits=dict(DEFAULT_JOB["limits"], time_s=120),
+    )
     assert run.verdict == "accepted", run
     for entry, half_width in zip(run.report["sizes"], (supervisor.SCALING_HALF_WIDTH, supervisor.HEADLINE_HALF_WIDTH)):
         assert_recomputable_from_calls(entry, repeats=entry["pairs"])
@@ -192,8 +250,16 @@ def test_a_later_edge_input_may_compile_like_the_first_call(tmp_path):
         return x + 1.0
     """
     inputs = FLOAT_INPUTS + "\n\ndef edge_cases():\n    return [(np.ones(7),)]\n"
-    run = run_job(tmp_path, submission, sleeping_transform(0.0), inputs, edge_sizes=[0, 1], sizes=[100],
-                  allowed_imports=["numpy", "time"], repeats=5)
+    run = run_job(
+        tmp_path,
+        submission,
+        sleeping_transform(0.0),
+        inputs,
+        edge_sizes=[0, 1],
+        sizes=[100],
+        allowed_imports=["numpy", "time"],
+        repeats=5,
+    )
     assert run.verdict == "accepted", run
 
 
@@ -209,8 +275,15 @@ def test_a_timed_call_gets_the_short_grace(tmp_path):
             time.sleep(3.0)
         return x + 1.0
     """
-    run = run_job(tmp_path, submission, sleeping_transform(0.0), edge_sizes=[0, 1], sizes=[100],
-                  allowed_imports=["numpy", "time"], repeats=5)
+    run = run_job(
+        tmp_path,
+        submission,
+        sleeping_transform(0.0),
+        edge_sizes=[0, 1],
+        sizes=[100],
+        allowed_imports=["numpy", "time"],
+        repeats=5,
+    )
     assert run.verdict == "time_limit", run
     assert run.report["failure"]["limit_s"] < supervisor.TIME_GRACE_S + 0.5
 
@@ -238,7 +311,9 @@ def assert_recomputable_from_calls(entry, repeats):
     assert len(calls["reference_s"]) == len(calls["submission_s"]) == len(calls["echo_s"]) == entry["pairs"] == repeats
     recomputed = stats.speedup(calls["reference_s"], calls["submission_s"], calls["echo_s"])
     assert recomputed == pytest.approx(entry["speedup"], rel=1e-9)
-    assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(entry["speedup_ci"], rel=1e-9)
+    assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(
+        entry["speedup_ci"], rel=1e-9
+    )
     # And how long each call waited for its CPU while another process had it, where the kernel says.
     for role in ("reference", "submission"):
         waited = calls[f"{role}_waited_s"]
@@ -581,14 +656,18 @@ def test_a_reference_that_dies_at_import_reports_what_it_printed(tmp_path):
 def test_gpu_job_times_cupy_and_names_the_device(tmp_path):
     pytest.importorskip("cupy", reason="needs CuPy and a CUDA GPU")
     reference = "import cupy as cp\n\ndef transform(x):\n    return cp.sqrt(x * x + 1.0)\n"
-    submission = "import cupy as cp\n\ndef transform(x):\n    out = x * x\n    out += 1.0\n    return cp.sqrt(out, out=out)\n"
+    submission = (
+        "import cupy as cp\n\ndef transform(x):\n    out = x * x\n    out += 1.0\n    return cp.sqrt(out, out=out)\n"
+    )
     run = run_job(tmp_path, submission, reference, target="gpu", allowed_imports=["cupy"], sizes=[1_000_000], repeats=5)
     assert run.verdict == "accepted", run
     assert run.report["hardware"] not in ("", "cpu")
     assert run.report["speedup"] > 0
     assert all(entry["staging_s"] > 0 and entry["reference_staging_s"] > 0 for entry in run.report["sizes"])
     # The copies are outside the timed window; the round trip and synchronisation are echoed and subtracted.
-    assert all(entry["transfer_overhead_s"] > 0 and 0 < entry["time_s"] < entry["raw_time_s"] for entry in run.report["sizes"])
+    assert all(
+        entry["transfer_overhead_s"] > 0 and 0 < entry["time_s"] < entry["raw_time_s"] for entry in run.report["sizes"]
+    )
     assert all(len(entry["calls"]["echo_s"]) == entry["pairs"] for entry in run.report["sizes"])
     assert "not part of the timed region" in run.report["message"]
 
@@ -606,8 +685,17 @@ def test_twice_the_gpu_work_reads_half_once_the_window_floor_is_taken_out(tmp_pa
         "import cupy as cp\n\ndef transform(x):\n    for _ in range(2):\n"
         "        out = cp.sqrt(x * x + 1.0) * 0.5 - x\n    return out\n"
     )
-    run = run_job(tmp_path, submission, reference, target="gpu", allowed_imports=["cupy"], sizes=[4_000_000],
-                  edge_sizes=[1], repeats=21, limits={"memory_mb": 4096})
+    run = run_job(
+        tmp_path,
+        submission,
+        reference,
+        target="gpu",
+        allowed_imports=["cupy"],
+        sizes=[4_000_000],
+        edge_sizes=[1],
+        repeats=21,
+        limits={"memory_mb": 4096},
+    )
     assert run.verdict == "accepted", run
     entry = run.report["sizes"][0]
     assert entry["transfer_overhead_s"] > 0
@@ -625,8 +713,16 @@ def test_gpu_memory_counts_what_the_code_keeps_not_the_inputs_or_the_context(tmp
         "import cupy as cp\n\nTABLE = cp.zeros(1 << 25)  # 256 MiB, made at import and kept\n\n"
         "def transform(x):\n    return x * 2.0 + TABLE[0]\n"
     )
-    run = run_job(tmp_path, submission, reference, target="gpu", allowed_imports=["cupy"], sizes=[4_000_000],
-                  repeats=5, limits={"memory_mb": 4096})
+    run = run_job(
+        tmp_path,
+        submission,
+        reference,
+        target="gpu",
+        allowed_imports=["cupy"],
+        sizes=[4_000_000],
+        repeats=5,
+        limits={"memory_mb": 4096},
+    )
     assert run.verdict == "accepted", run
     answer_bytes = 4_000_000 * 8
     assert answer_bytes <= run.report["reference_peak_memory_bytes"] <= answer_bytes + (8 << 20), run
@@ -640,10 +736,27 @@ def test_fused_axpy_relu_is_timed_without_the_copies(tmp_path, answer):
     fused kernel is clearly faster, and the starter (the reference itself) is not."""
     pytest.importorskip("cupy", reason="needs CuPy and a CUDA GPU")
     spec = frontmatter.load(FUSED_AXPY_RELU / "question.md").metadata
-    job = {key: spec[key] for key in ("entry_point", "sizes", "edge_sizes", "tolerance", "repeats", "target", "allowed_imports", "graded_on", "limits")}
+    job = {
+        key: spec[key]
+        for key in (
+            "entry_point",
+            "sizes",
+            "edge_sizes",
+            "tolerance",
+            "repeats",
+            "target",
+            "allowed_imports",
+            "graded_on",
+            "limits",
+        )
+    }
     run = run_job(
-        tmp_path, (FUSED_AXPY_RELU / answer).read_text(), (FUSED_AXPY_RELU / "reference.py").read_text(),
-        (FUSED_AXPY_RELU / "inputs.py").read_text(), timeout=300, **job,
+        tmp_path,
+        (FUSED_AXPY_RELU / answer).read_text(),
+        (FUSED_AXPY_RELU / "reference.py").read_text(),
+        (FUSED_AXPY_RELU / "inputs.py").read_text(),
+        timeout=300,
+        **job,
     )
     assert run.verdict == "accepted", run
     low, _high = run.report["speedup_ci"]
@@ -671,5 +784,7 @@ def test_both_runners_run_on_one_and_the_same_cpu(tmp_path):
     def make_inputs(size, seed):
         return (np.zeros(size),)
     """
-    run = run_job(tmp_path, reports_affinity, reference=reports_affinity, inputs=inputs, sizes=[10], edge_sizes=[], repeats=3)
+    run = run_job(
+        tmp_path, reports_affinity, reference=reports_affinity, inputs=inputs, sizes=[10], edge_sizes=[], repeats=3
+    )
     assert run.verdict == "accepted", run

@@ -1,6 +1,7 @@
 """Issue 12's integrity rules at the harness level: the freeze is confirmed or
 the run is rejected, a call is allowed one CPU's worth of CPU time, and memory
 is counted from the first line of the module (libraries it imports excepted)."""
+
 import os
 import subprocess
 import sys
@@ -42,8 +43,12 @@ def test_a_confirmed_freeze_stops_every_thread(sleeper):
 
 
 def one_cpu_check(cpu_seconds, wall_seconds, call_seconds=None):
-    outcome = CallOutcome("ok", seconds=wall_seconds if call_seconds is None else call_seconds,
-                          cpu_seconds=cpu_seconds, cpu_window_seconds=wall_seconds)
+    outcome = CallOutcome(
+        "ok",
+        seconds=wall_seconds if call_seconds is None else call_seconds,
+        cpu_seconds=cpu_seconds,
+        cpu_window_seconds=wall_seconds,
+    )
     Grading._check_one_cpu(None, outcome, "size 1,000")
 
 
@@ -72,7 +77,9 @@ def test_unfrozen_outcome_is_rejected_on_either_side():
     grading = types.SimpleNamespace(sides={}, job=types.SimpleNamespace(time_s=10), _reference_failed=lambda *a: None)
     for role in ("submission",):
         with pytest.raises(Finished) as raised:
-            Grading._fail(grading, role, CallOutcome("unfrozen", detail="a process did not stop when paused"), "on size 8")
+            Grading._fail(
+                grading, role, CallOutcome("unfrozen", detail="a process did not stop when paused"), "on size 8"
+            )
         assert raised.value.verdict == feedback.REJECTED
         assert "could not be kept paused" in raised.value.message
     with pytest.raises(Finished) as raised:
@@ -177,8 +184,10 @@ def test_the_learner_is_told_when_the_machine_was_busy_at_a_size():
     busy.stopped = per_size.STOPPED_PRECISE  # its interval came within the bound all the same: nothing to say
     assert per_size.busy_sizes([quiet, busy]) == {}
     note = feedback.busy_note({8000: (2, 10)})
-    assert note.startswith("The grading machine was busy: another process held the reference's CPU during part of its "
-                           "timed calls (2 of 10 at size 8,000)")
+    assert note.startswith(
+        "The grading machine was busy: another process held the reference's CPU during part of its "
+        "timed calls (2 of 10 at size 8,000)"
+    )
 
 
 def test_a_grading_on_a_busy_machine_says_so(tmp_path):
@@ -257,8 +266,14 @@ def test_a_reference_kept_off_its_cpu_in_every_call_is_never_a_figure(tmp_path):
         time.sleep(0.03)
         return x * x
     """
-    run = run_job(tmp_path, "def transform(x):\n    return x * x\n", held_reference, sizes=[1000], repeats=8,
-                  allowed_imports=["numpy", "time"])
+    run = run_job(
+        tmp_path,
+        "def transform(x):\n    return x * x\n",
+        held_reference,
+        sizes=[1000],
+        repeats=8,
+        allowed_imports=["numpy", "time"],
+    )
     assert run.verdict == "rejected", run.report["message"]
     assert "could not be timed undisturbed" in run.report["message"]
     assert run.report["speedup"] is None

@@ -1,5 +1,6 @@
 """The line timer of the profiled call (grader/harness/lines.py): which lines of
 the learner's module the time went to, and nothing from any other file."""
+
 import sys
 import time
 
@@ -7,7 +8,7 @@ import pytest
 
 from grader.harness import ipc, lines, sides
 
-MODULE = '''\
+MODULE = """\
 import json
 import time
 
@@ -27,7 +28,7 @@ def work(count):
     except ValueError:
         total += 1
     return json.dumps(total)
-'''
+"""
 
 
 def load(tmp_path, source=MODULE):
@@ -75,9 +76,21 @@ def test_only_the_given_file_is_traced_and_the_previous_trace_comes_back(tmp_pat
         sys.settrace(None)
     assert restored is outer_trace
     # Exactly the module's lines, each as often as it ran: json.dumps and time.sleep ran untraced.
-    ran_once = ["    time.sleep(n)", "    return n", "    total = 0", "    helper(0.05)", "    try:",
-                '        raise ValueError("caught")', "    except ValueError:", "        total += 1", "    return json.dumps(total)"]
-    expected = {line_of(text): 1 for text in ran_once} | {line_of("    for i in range(count):"): 4, line_of("        total += i"): 3}
+    ran_once = [
+        "    time.sleep(n)",
+        "    return n",
+        "    total = 0",
+        "    helper(0.05)",
+        "    try:",
+        '        raise ValueError("caught")',
+        "    except ValueError:",
+        "        total += 1",
+        "    return json.dumps(total)",
+    ]
+    expected = {line_of(text): 1 for text in ran_once} | {
+        line_of("    for i in range(count):"): 4,
+        line_of("        total += i"): 3,
+    }
     assert dict(timer.hits) == expected
 
 
@@ -120,11 +133,20 @@ def good_row(**changes):
 def test_the_supervisor_takes_the_runners_line_rows_only_well_formed_and_cut_to_size():
     reply = {"profile_lines": [good_row(code="y" * 500, hits=2)]}
     assert sides._profile_rows(reply, *sides.PROFILE_LINES) == [good_row(code="y" * lines.MAX_CODE_CHARS, hits=2)]
-    assert sides._profile_rows({"profile_lines": [good_row()] * lines.MAX_LINES}, *sides.PROFILE_LINES) == [good_row()] * lines.MAX_LINES
+    assert (
+        sides._profile_rows({"profile_lines": [good_row()] * lines.MAX_LINES}, *sides.PROFILE_LINES)
+        == [good_row()] * lines.MAX_LINES
+    )
     bad_replies = [
-        {}, {"profile_lines": "rows"}, {"profile_lines": [good_row()] * (lines.MAX_LINES + 1)}, {"profile_lines": ["row"]},
-        {"profile_lines": [good_row(code=7)]}, {"profile_lines": [good_row(hits=-1)]}, {"profile_lines": [good_row(seconds="1")]},
-        {"profile_lines": [good_row(line=None)]}, {"profile_lines": [good_row(seconds=float("nan"))]},
+        {},
+        {"profile_lines": "rows"},
+        {"profile_lines": [good_row()] * (lines.MAX_LINES + 1)},
+        {"profile_lines": ["row"]},
+        {"profile_lines": [good_row(code=7)]},
+        {"profile_lines": [good_row(hits=-1)]},
+        {"profile_lines": [good_row(seconds="1")]},
+        {"profile_lines": [good_row(line=None)]},
+        {"profile_lines": [good_row(seconds=float("nan"))]},
     ]
     for reply in bad_replies:
         with pytest.raises(ipc.ProtocolError):
@@ -133,7 +155,13 @@ def test_the_supervisor_takes_the_runners_line_rows_only_well_formed_and_cut_to_
 
 def test_the_traced_seconds_must_be_a_finite_number():
     assert sides._traced_seconds({"profile_traced_s": 0.25}) == 0.25
-    for bad in ({}, {"profile_traced_s": "1"}, {"profile_traced_s": -1.0}, {"profile_traced_s": float("inf")},
-                {"profile_traced_s": float("nan")}, {"profile_traced_s": True}):
+    for bad in (
+        {},
+        {"profile_traced_s": "1"},
+        {"profile_traced_s": -1.0},
+        {"profile_traced_s": float("inf")},
+        {"profile_traced_s": float("nan")},
+        {"profile_traced_s": True},
+    ):
         with pytest.raises(ipc.ProtocolError):
             sides._traced_seconds(bad)

@@ -1,6 +1,7 @@
 """What a grading reports while and after it works (issue 15, harness side):
 signed progress lines, a profile of the learner's own functions, and a
 per-call limit that stops an endless loop within seconds."""
+
 import types
 
 import numpy as np
@@ -14,21 +15,30 @@ SECRET = b"k" * 64
 
 
 def progress_lines(stdout, secret):
-    return [protocol.parse_progress(secret, line.decode()) for line in stdout.splitlines() if line.startswith(b"HOTPATH-PROGRESS")]
+    return [
+        protocol.parse_progress(secret, line.decode())
+        for line in stdout.splitlines()
+        if line.startswith(b"HOTPATH-PROGRESS")
+    ]
 
 
 def test_progress_reader_passes_on_signed_lines_split_across_chunks_and_nothing_else():
     seen = []
     reader = protocol.ProgressReader(SECRET, seen.append)
-    good = protocol.format_progress(SECRET, {"phase": "timing", "size_index": 2, "sizes": 3, "pair": 4, "pairs": 9,
-                                             "elapsed_s": 3.5, "eta_s": 7.25}).encode()
+    good = protocol.format_progress(
+        SECRET, {"phase": "timing", "size_index": 2, "sizes": 3, "pair": 4, "pairs": 9, "elapsed_s": 3.5, "eta_s": 7.25}
+    ).encode()
     forged = protocol.format_progress(b"x" * 64, {"phase": "timing", "elapsed_s": 1.0}).encode()
     reader.feed(b"noise\n" + good[:20])
     reader.feed(good[20:] + b"\n" + forged + b"\n" + b"HOTPATH-PROGRESS " + b"z" * 5000 + b"\npartial")
-    assert seen == [{"phase": "timing", "size_index": 2, "sizes": 3, "pair": 4, "pairs": 9, "elapsed_s": 3.5, "eta_s": 7.25}]
+    assert seen == [
+        {"phase": "timing", "size_index": 2, "sizes": 3, "pair": 4, "pairs": 9, "elapsed_s": 3.5, "eta_s": 7.25}
+    ]
 
 
-@pytest.mark.parametrize("fields", [{"phase": "hacking"}, {"phase": "timing", "pair": -1}, {"phase": "timing", "eta_s": "soon"}])
+@pytest.mark.parametrize(
+    "fields", [{"phase": "hacking"}, {"phase": "timing", "pair": -1}, {"phase": "timing", "eta_s": "soon"}]
+)
 def test_malformed_progress_is_dropped_or_cleaned(fields):
     parsed = protocol.parse_progress(SECRET, protocol.format_progress(SECRET, fields))
     if fields["phase"] == "hacking":
@@ -98,7 +108,9 @@ class ProfilingSide:
         if self.status != "ok":
             return types.SimpleNamespace(status=self.status)
         lines = [{"line": 2, "code": "return x * 2.0", "hits": 1, "seconds": 0.001}]
-        return types.SimpleNamespace(status="ok", seconds=0.002, profile=[], profile_lines=lines, profile_traced_s=0.0015)
+        return types.SimpleNamespace(
+            status="ok", seconds=0.002, profile=[], profile_lines=lines, profile_traced_s=0.0015
+        )
 
 
 def grading_with(median_by_size, seconds_left, target="cpu"):
@@ -107,9 +119,12 @@ def grading_with(median_by_size, seconds_left, target="cpu"):
         records[size] = per_size.SizeRecord(size)
         records[size].times["submission"] = [median] * 3
     return types.SimpleNamespace(
-        job=types.SimpleNamespace(target=target), records=records, report={},
+        job=types.SimpleNamespace(target=target),
+        records=records,
+        report={},
         deadline_ns=supervisor.time.perf_counter_ns() + int(seconds_left * supervisor.NS),
-        sides={"submission": ProfilingSide()}, progress=types.SimpleNamespace(note=lambda *args, **kwargs: None),
+        sides={"submission": ProfilingSide()},
+        progress=types.SimpleNamespace(note=lambda *args, **kwargs: None),
         _make_inputs=lambda size: (np.zeros(size),),
     )
 
@@ -134,7 +149,10 @@ def test_a_profiled_call_past_twice_its_plan_is_stopped_and_said_so():
     grading.sides["submission"] = ProfilingSide(status="timeout")
     supervisor.Grading._profile(grading)
     assert grading.report["profile"]["status"] == "skipped"
-    assert grading.report["profile"]["reason"] == "The profiled call was stopped after 3.4 s, twice the time planned for it."
+    assert (
+        grading.report["profile"]["reason"]
+        == "The profiled call was stopped after 3.4 s, twice the time planned for it."
+    )
     grading.sides["submission"] = ProfilingSide(status="died")
     supervisor.Grading._profile(grading)
     assert grading.report["profile"]["reason"] == "The profiled call did not finish (died)."
@@ -149,7 +167,8 @@ def test_no_profile_when_not_even_the_smallest_size_fits():
     supervisor.Grading._profile(grading)
     assert grading.report["profile"]["reason"] == (
         "A profiled call on the smallest input would take about 2.9 s (profiling slows Python code down about 12 "
-        "times), more than the 2 s it may add to a grading.")
+        "times), more than the 2 s it may add to a grading."
+    )
     grading = grading_with({8000: 0.01}, seconds_left=100, target="gpu")
     supervisor.Grading._profile(grading)
     assert grading.report["profile"]["reason"] == "Profiles are taken on CPU exercises only."

@@ -1,4 +1,5 @@
 """stats.py: the numbers behind a speedup and its interval, pinned exactly."""
+
 import numpy as np
 import pytest
 
@@ -27,7 +28,9 @@ def test_interval_is_the_percentile_bootstrap_of_the_median_pair_ratio():
     reference, submission = np.array(REFERENCE), np.array(SUBMISSION)
     for confidence in (0.95, 0.8):
         expected = percentile_bootstrap(lambda picks: reference[picks] / submission[picks], len(reference), confidence)
-        assert stats.speedup_interval(REFERENCE, SUBMISSION, confidence=confidence) == pytest.approx(expected, rel=1e-12)
+        assert stats.speedup_interval(REFERENCE, SUBMISSION, confidence=confidence) == pytest.approx(
+            expected, rel=1e-12
+        )
     assert stats.speedup(REFERENCE, SUBMISSION) == pytest.approx(np.median(reference / submission), rel=1e-12)
 
 
@@ -38,8 +41,10 @@ def ratios_with(reference, submission, echoes):
 
     def ratios(picks):
         level = stats.overhead_level(echoes[picks])[..., np.newaxis]  # one per resample
-        net = [np.minimum(np.maximum(np.maximum(side[picks] - level, 0.05 * side[picks]), jitter), side[picks])
-               for side in (reference, submission)]
+        net = [
+            np.minimum(np.maximum(np.maximum(side[picks] - level, 0.05 * side[picks]), jitter), side[picks])
+            for side in (reference, submission)
+        ]
         return net[0] / net[1]
 
     return ratios
@@ -57,7 +62,8 @@ def test_interval_with_echoes_recomputes_the_level_per_resample_but_keeps_the_ji
     assert stats.speedup_interval(reference, submission, echoes) == pytest.approx(expected, rel=1e-12)
     assert stats.speedup(reference, submission, echoes) == pytest.approx(np.median(ratios(np.arange(30))), rel=1e-12)
     assert stats.speedup_interval(REFERENCE, SUBMISSION, ECHOES) == pytest.approx(
-        percentile_bootstrap(ratios_with(np.array(REFERENCE), np.array(SUBMISSION), np.array(ECHOES)), 11, 0.95), rel=1e-12
+        percentile_bootstrap(ratios_with(np.array(REFERENCE), np.array(SUBMISSION), np.array(ECHOES)), 11, 0.95),
+        rel=1e-12,
     )
 
 

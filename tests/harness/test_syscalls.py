@@ -1,6 +1,7 @@
 """The system-call policy (grader/harness/syscalls.py), loaded for real in a
 forked child: every denied call answers EPERM, and the runner's own rules let a
 process signal and limit itself but nothing else."""
+
 import ctypes
 import errno
 import os
@@ -69,7 +70,12 @@ def probe_args(name):
 def test_the_policy_denies_what_the_issue_names_and_explains_every_entry():
     for name in ("ptrace", "process_vm_readv", "process_vm_writev", "perf_event_open"):
         assert name in syscalls.SANDBOX_DENIED
-    for table in (syscalls.SANDBOX_DENIED, syscalls.RUNNER_DENIED, syscalls.RUNNER_SELF_ONLY, syscalls.RUNNER_ZERO_ONLY):
+    for table in (
+        syscalls.SANDBOX_DENIED,
+        syscalls.RUNNER_DENIED,
+        syscalls.RUNNER_SELF_ONLY,
+        syscalls.RUNNER_ZERO_ONLY,
+    ):
         assert all(isinstance(reason, str) and reason for reason in table.values())
 
 
@@ -169,6 +175,10 @@ def test_no_route_lets_the_kernel_send_a_signal_the_code_chose_to_a_process_it_n
 
     assert in_child(confined) == ["EPERM", "EPERM", "ok", "EPERM", "EPERM"]
     # The kernel reads the command as a 32-bit int: the upper half does not hide it.
-    assert in_child(lambda: (syscalls.confine_runner(), [raw_errno("fcntl", 0, 8 | 1 << 32, os.getpid()),
-                                                         raw_errno("prctl", 1 | 1 << 32, signal.SIGCONT)])[1]) == ["EPERM", "EPERM"]
+    assert in_child(
+        lambda: (
+            syscalls.confine_runner(),
+            [raw_errno("fcntl", 0, 8 | 1 << 32, os.getpid()), raw_errno("prctl", 1 | 1 << 32, signal.SIGCONT)],
+        )[1]
+    ) == ["EPERM", "EPERM"]
     assert in_child(lambda: (syscalls.sandbox_filter().load(), attempts())[1])[:3] == ["EPERM", "EPERM", "ok"]

@@ -1,4 +1,5 @@
 """Unit tests of the harness's pure parts: statistics, policy, comparison, codec."""
+
 import errno
 import fcntl
 import mmap
@@ -185,7 +186,10 @@ def test_policy_accepts_ordinary_code_and_finds_entry_point():
 )
 def test_a_missing_entry_point_names_the_function_probably_meant(source, meant):
     problem = imports.check_source(source, ["numpy"], "transform")
-    assert problem.message == f"Your code does not define a function named `transform`. It defines `{meant}`: rename it `transform`."
+    assert (
+        problem.message
+        == f"Your code does not define a function named `transform`. It defines `{meant}`: rename it `transform`."
+    )
 
 
 def test_forbidden_modules_win_over_the_exercise_list():
@@ -261,7 +265,9 @@ def test_blockwise_float_comparison_agrees_with_isclose_everywhere(rtol, atol):
         expected = ~np.isclose(have, want, rtol=rtol, atol=atol, equal_nan=True)
     tolerance = {"rtol": rtol, "atol": atol}
     assert np.array_equal(compare.mismatches(want, have, tolerance), expected)
-    assert np.array_equal(compare.mismatches(want.reshape(-1, 1), have.reshape(-1, 1), tolerance), expected.reshape(-1, 1))
+    assert np.array_equal(
+        compare.mismatches(want.reshape(-1, 1), have.reshape(-1, 1), tolerance), expected.reshape(-1, 1)
+    )
     assert expected.any() and not expected.all()  # the data exercises both answers
 
 
@@ -322,7 +328,13 @@ def test_decoder_refuses_unsealed_memfds_and_bad_metadata():
         buffer = ipc.Buffer.from_sealed_fd(fd, arena.size)
     finally:
         os.close(fd)
-    for bad in [dict(meta, dtype="O"), dict(meta, dtype="V8"), dict(meta, shape=[10**6]), dict(meta, offset=-4096), {"t": "pickle"}]:
+    for bad in [
+        dict(meta, dtype="O"),
+        dict(meta, dtype="V8"),
+        dict(meta, shape=[10**6]),
+        dict(meta, offset=-4096),
+        {"t": "pickle"},
+    ]:
         with pytest.raises(ipc.ProtocolError):
             ipc.decode(bad, buffer)
 
@@ -385,7 +397,11 @@ def test_encoder_refuses_what_is_not_plain_data():
     class Sub(np.ndarray):
         pass
 
-    for value, fragment in [([1.0], "a list"), (np.zeros(2).view(Sub), "subclass"), (np.array([object()]), "dtype object")]:
+    for value, fragment in [
+        ([1.0], "a list"),
+        (np.zeros(2).view(Sub), "subclass"),
+        (np.array([object()]), "dtype object"),
+    ]:
         with pytest.raises(ipc.Unsupported, match=fragment):
             ipc.encode(value, ipc.Arena())
 

@@ -1,5 +1,6 @@
 """Fixtures for the hostile suite: host-side canaries the attacks hunt for, and
 the checks run after every attack (nothing leaked, written or left running)."""
+
 import hashlib
 import os
 import secrets
@@ -62,7 +63,9 @@ class Canaries:
         assert self.file.is_file() and not self.file.is_symlink(), "the host canary file was replaced"
         assert hashlib.sha256(self.file.read_bytes()).hexdigest() == self.file_digest, "the host canary was modified"
         assert self.file.stat().st_mtime_ns == self.file_mtime_ns, "the host canary was written to"
-        assert sorted(p.name for p in self.directory.iterdir()) == ["secret.txt"], "something was dropped beside the canary"
+        assert sorted(p.name for p in self.directory.iterdir()) == ["secret.txt"], (
+            "something was dropped beside the canary"
+        )
 
 
 @pytest.fixture(scope="session")
@@ -97,8 +100,8 @@ def _process_table():
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
         except OSError:
             continue
-        comm = stat[stat.index("(") + 1: stat.rindex(")")]
-        state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        state, ppid = stat[stat.rindex(")") + 2 :].split()[:2]
         table[int(entry.name)] = (int(ppid), state, comm, cmdline)
     return table
 

@@ -4,6 +4,7 @@ suite's tiny exercise. Each gets an honest verdict from its allowed set; none
 leaks a host secret or the per-run key, writes to the host or leaves a process
 behind; no speedup or memory figure is better than honest work can earn; and an
 honest submission graded right afterwards is still accepted."""
+
 import json
 
 import pytest
@@ -77,9 +78,15 @@ def test_the_per_size_check_tells_noise_from_a_cheat():
     baseline = {"chain": {"speedup": 1.01}}
 
     def accepted(small_speedup, small_ci):
-        return {"verdict": V.ACCEPTED, "speedup": 1.05, "speedup_ci": [0.95, 1.2],
-                "sizes": [{"size": 20000, "speedup": small_speedup, "speedup_ci": small_ci},
-                          {"size": 80000, "speedup": 1.05, "speedup_ci": [0.95, 1.2]}]}
+        return {
+            "verdict": V.ACCEPTED,
+            "speedup": 1.05,
+            "speedup_ci": [0.95, 1.2],
+            "sizes": [
+                {"size": 20000, "speedup": small_speedup, "speedup_ci": small_ci},
+                {"size": 80000, "speedup": 1.05, "speedup_ci": [0.95, 1.2]},
+            ],
+        }
 
     honest_speedup(accepted(8.26, [0.97, 9.1]), baseline)
     with pytest.raises(AssertionError, match="at size 20000"):
@@ -208,6 +215,7 @@ ATTACK_TABLE = {
     "correct_mutate_input": (WRONG, nothing),
 }
 
+
 @pytest.fixture(scope="module")
 def exercise():
     spec, files = tiny_exercise()
@@ -251,7 +259,9 @@ def test_attack_gets_an_honest_verdict(name, sandbox_backend, exercise, baseline
     allowed, extra_check = ATTACK_TABLE[name]
     report = grade(exercise, attack_code(name), backend=sandbox_backend)
     text = json.dumps(report)
-    assert report["verdict"] in allowed, f"{name}: {report['verdict']} ({report['message']}); failure={report.get('failure')}"
+    assert report["verdict"] in allowed, (
+        f"{name}: {report['verdict']} ({report['message']}); failure={report.get('failure')}"
+    )
     assert report["verdict"] != V.INTERNAL_ERROR
     assert report["message"], "the learner gets no explanation"
     host_guard.assert_not_in(text, "the report")

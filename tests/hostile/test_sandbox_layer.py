@@ -2,6 +2,7 @@
 program (no harness in between, no import allow-list to hide behind) and must
 find nothing; resource attacks must be stopped by the sandbox's own limits,
 with cgroups and in the rlimit fallback."""
+
 import json
 
 import pytest
@@ -16,7 +17,12 @@ from .conftest import ESCAPED, attack_code, sandbox_processes
 #: Tests that take `sandbox_backend` run on bubblewrap and on Docker, each skipped where it is missing.
 
 LIMITS = Limits(
-    wall_time_s=6, cpu_time_s=6, memory_bytes=384 * 1024**2, processes=32, output_bytes=64 * 1024, disk_bytes=16 * 1024**2
+    wall_time_s=6,
+    cpu_time_s=6,
+    memory_bytes=384 * 1024**2,
+    processes=32,
+    output_bytes=64 * 1024,
+    disk_bytes=16 * 1024**2,
 )
 #: Runs the attack module and prints what its probe found.
 RUN_PROBE = "import json, runpy; ns = runpy.run_path('/job/attack.py'); print(json.dumps(ns.get('_FINDINGS')))"
@@ -115,7 +121,9 @@ def test_sandbox_root_is_not_an_uncapped_disk(use_cgroups, sandbox_backend, host
         return
     if result.exit_code == 0:
         written = int(result.stdout.decode().split()[-1])
-        assert written <= LIMITS.disk_bytes, f"wrote {written >> 20} MiB outside /tmp, past the {LIMITS.disk_bytes >> 20} MiB cap"
+        assert written <= LIMITS.disk_bytes, (
+            f"wrote {written >> 20} MiB outside /tmp, past the {LIMITS.disk_bytes >> 20} MiB cap"
+        )
     else:
         assert result.oom_killed or result.signal is not None
 

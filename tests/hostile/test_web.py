@@ -1,6 +1,7 @@
 """The web side of hostile submissions: what the submit form refuses, CSRF on
 every POST, learner and author text never running as script, and nobody
 reading another person's code or report."""
+
 import importlib
 import re
 import uuid
@@ -29,7 +30,9 @@ ACTIVE_MARKUP = re.compile(r"<script[^>]*>\s*alert|<[a-z]+\b[^<>]*\son\w+\s*=|hr
 @pytest.fixture(autouse=True)
 def isolated_cache(settings):
     """Rate limits live in the cache: give each test a fresh in-memory one."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "hostile-web"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "hostile-web"}
+    }
     cache.clear()
     yield
     cache.clear()
@@ -70,8 +73,12 @@ def graded(user, version, code="def transform(x):\n    return x\n"):
         status=Status.DONE,
         verdict=Verdict.WRONG_ANSWER,
         message="Your function returned a wrong result.",
-        report={"verdict": Verdict.WRONG_ANSWER, "message": "Your function returned a wrong result.", "sizes": [],
-                "failure": {"index": 0, "expected": 1.0, "got": 2.0, "tolerance": {"rtol": 1e-9}}},
+        report={
+            "verdict": Verdict.WRONG_ANSWER,
+            "message": "Your function returned a wrong result.",
+            "sizes": [],
+            "failure": {"index": 0, "expected": 1.0, "got": 2.0, "tolerance": {"rtol": 1e-9}},
+        },
     )
 
 
@@ -95,7 +102,9 @@ def test_nul_bytes_are_refused(candidate_client, exercise_version):
 
 def test_non_utf8_bytes_are_refused(candidate_client, exercise_version):
     body = b"code=def+transform%28x%29%3A%0A++return+%FF%FE"
-    response = candidate_client.post(submit_url(exercise_version), body, content_type="application/x-www-form-urlencoded")
+    response = candidate_client.post(
+        submit_url(exercise_version), body, content_type="application/x-www-form-urlencoded"
+    )
     assert response.status_code == 400
     assert "UTF-8" in response.content.decode()
     assert not Submission.objects.exists()
@@ -120,8 +129,12 @@ def test_service_validation_refuses_bad_code(code, error_code):
 def test_per_user_submit_rate_limit(candidate_client, exercise_version, settings):
     settings.SUBMISSION_RATE = "3/m"
     settings.SUBMISSION_MAX_QUEUED_PER_USER = 100
-    codes = [candidate_client.post(submit_url(exercise_version), {"code": f"def transform(x):\n    return x  # {i}\n"}).status_code
-             for i in range(5)]
+    codes = [
+        candidate_client.post(
+            submit_url(exercise_version), {"code": f"def transform(x):\n    return x  # {i}\n"}
+        ).status_code
+        for i in range(5)
+    ]
     assert codes[:3] == [302, 302, 302]
     assert codes[3:] == [429, 429]
     assert Submission.objects.count() == 3
@@ -132,16 +145,20 @@ def test_rate_limit_is_per_user(client, make_user, exercise_version, settings):
     settings.SUBMISSION_MAX_QUEUED_PER_USER = 100
     for name in ("alice", "bob"):
         client.force_login(make_user(name))
-        statuses = [client.post(submit_url(exercise_version), {"code": "def transform(x):\n    return x\n"}).status_code
-                    for _ in range(2)]
+        statuses = [
+            client.post(submit_url(exercise_version), {"code": "def transform(x):\n    return x\n"}).status_code
+            for _ in range(2)
+        ]
         assert statuses == [302, 302], name
 
 
 def test_queued_limit_refuses_a_flood_with_a_clear_message(candidate_client, candidate, exercise_version, settings):
     settings.SUBMISSION_MAX_QUEUED_PER_USER = 2
     settings.SUBMISSION_RATE = "100/m"
-    statuses = [candidate_client.post(submit_url(exercise_version), {"code": "def transform(x):\n    return x\n"})
-                for _ in range(3)]
+    statuses = [
+        candidate_client.post(submit_url(exercise_version), {"code": "def transform(x):\n    return x\n"})
+        for _ in range(3)
+    ]
     assert [r.status_code for r in statuses] == [302, 302, 400]
     assert "waiting to be graded (the limit is 2)" in statuses[2].content.decode()
     assert Submission.objects.filter(user=candidate).count() == 2
@@ -187,14 +204,18 @@ def test_every_post_endpoint_enforces_csrf(db, candidate):
         if response.status_code == 415:
             # The JSON API reads only JSON bodies (which a cross-site form cannot send); it must
             # refuse a session's JSON POST without a token too, or not take POSTs at all.
-            response = client.post(url, {"exercise": "x", "code": "def transform(x):\n    return x\n"}, content_type="application/json")
+            response = client.post(
+                url, {"exercise": "x", "code": "def transform(x):\n    return x\n"}, content_type="application/json"
+            )
             if response.status_code == 405:
                 continue
         if response.status_code == 404 and "csrf" not in response.content.decode().lower():
             continue  # the dummy arguments did not resolve (or the view never got the request)
         if response.status_code == 401 and url.startswith("/api/v1/team/"):
             continue  # the team API takes organisation tokens only: a browser's session is no one there
-        assert response.status_code == 403, f"POST {url} ({pattern.name}) without a CSRF token got {response.status_code}"
+        assert response.status_code == 403, (
+            f"POST {url} ({pattern.name}) without a CSRF token got {response.status_code}"
+        )
         checked.append(pattern.name)
     assert {"submit", "save_draft", "preview", "submissions"} <= set(checked)
     assert not Submission.objects.exists()
@@ -205,7 +226,9 @@ def test_submit_with_a_csrf_token_works(db, candidate, exercise_version):
     client.force_login(candidate)
     page = client.get(reverse("questions:detail", args=[exercise_version.question.slug]))
     token = page.cookies["csrftoken"].value if "csrftoken" in page.cookies else client.cookies["csrftoken"].value
-    response = client.post(submit_url(exercise_version), {"code": "def transform(x):\n    return x\n", "csrfmiddlewaretoken": token})
+    response = client.post(
+        submit_url(exercise_version), {"code": "def transform(x):\n    return x\n", "csrfmiddlewaretoken": token}
+    )
     submission = Submission.objects.get()
     assert response.status_code == 302 and response["Location"] == submission.get_absolute_url()
     assert submission.user == candidate and submission.code == "def transform(x):\n    return x\n"
@@ -245,8 +268,13 @@ def test_report_text_from_the_sandbox_is_escaped(candidate_client, candidate, ex
     submission = graded(candidate, exercise_version)
     submission.verdict = Verdict.RUNTIME_ERROR
     submission.message = f"Your code raised an exception. {SCRIPT}"
-    submission.report = {"verdict": Verdict.RUNTIME_ERROR, "message": submission.message, "sizes": [],
-                         "failure": {"traceback": f"RuntimeError: {SCRIPT}{ATTRIBUTE_XSS}"}, "hint": SCRIPT}
+    submission.report = {
+        "verdict": Verdict.RUNTIME_ERROR,
+        "message": submission.message,
+        "sizes": [],
+        "failure": {"traceback": f"RuntimeError: {SCRIPT}{ATTRIBUTE_XSS}"},
+        "hint": SCRIPT,
+    }
     submission.save()
     for url in (reverse("submissions:detail", args=[submission.pk]),):
         html = candidate_client.get(url).content.decode()
@@ -271,7 +299,11 @@ def test_others_cannot_see_a_submission(client, candidate, outsider, exercise_ve
 
 def test_anonymous_cannot_see_a_submission(client, candidate, exercise_version):
     submission = graded(candidate, exercise_version)
-    for url in (reverse("submissions:detail", args=[submission.pk]), reverse("submissions:status", args=[submission.pk]), reverse("submissions:list")):
+    for url in (
+        reverse("submissions:detail", args=[submission.pk]),
+        reverse("submissions:status", args=[submission.pk]),
+        reverse("submissions:list"),
+    ):
         response = client.get(url)
         assert response.status_code == 302 and "login" in response["Location"], url
 
@@ -287,7 +319,9 @@ def test_owner_and_staff_can_see_a_submission(client, candidate, staff_author, e
 # -- issue 29, finding 3: terminal escapes in a display name -----------------------------
 
 
-@pytest.mark.parametrize("name", ["\x1b[2J\x1b[31mroot", "evil\u202egnp.exe", "line\rover", "tab\there", "zero\u200bwidth"])
+@pytest.mark.parametrize(
+    "name", ["\x1b[2J\x1b[31mroot", "evil\u202egnp.exe", "line\rover", "tab\there", "zero\u200bwidth"]
+)
 def test_a_display_name_with_control_characters_is_refused(candidate_client, candidate, name):
     """A display name is printed on other people's pages and terminals (`hotpath
     leaderboard`): an escape sequence in it rewrote their screen."""

@@ -5,6 +5,7 @@ its password), the server refuses the repository's SECRET_KEY, and
 
 Each runs Django in a fresh process with a clean environment, since settings
 are read once, at import."""
+
 import os
 import re
 import secrets
@@ -59,7 +60,9 @@ def test_a_foreign_host_gets_a_plain_400_without_settings(tmp_path):
     page, so no DATABASE_URL (whose password Django's cleanser does not hide)."""
     password = f"canary-{secrets.token_hex(8)}"
     environment = clean_environment(
-        tmp_path, SECRET_KEY=secrets.token_urlsafe(50), DATABASE_URL=f"postgres://hotpath:{password}@db.invalid:5432/hotpath"
+        tmp_path,
+        SECRET_KEY=secrets.token_urlsafe(50),
+        DATABASE_URL=f"postgres://hotpath:{password}@db.invalid:5432/hotpath",
     )
     served = run_python(SERVE_FOREIGN_HOST, environment)
     assert served.returncode == 0, served.stderr[-2000:]
@@ -102,7 +105,11 @@ def test_check_deploy_is_clean_under_docker_compose_settings(tmp_path):
     assert environment["DEBUG"] == "0"
     checked = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert checked.returncode == 0, checked.stderr[-3000:]
     assert "no issues" in checked.stdout

@@ -1,5 +1,6 @@
 """The `hotpath` client against a live server: every command, and every way a user can
 get it wrong answered with a message and a non-zero exit, never a traceback."""
+
 import json
 import os
 import stat
@@ -36,8 +37,13 @@ def hotpath(home, tmp_path):
         environment = {k: v for k, v in os.environ.items() if not k.startswith("HOTPATH_")}
         environment.update({"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), **(env or {})})
         return subprocess.run(
-            [sys.executable, "-m", "hotpath_cli", *args], cwd=tmp_path, env=environment,
-            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            [sys.executable, "-m", "hotpath_cli", *args],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
         )
 
     return run
@@ -95,13 +101,22 @@ def test_login_reads_the_token_from_a_prompt(hotpath, live_server, token, home, 
 
 
 def test_login_to_a_wrong_server(hotpath, live_server, token, transactional_db):
-    assert_clean_failure(hotpath("login", "--server", live_server.url + "/nowhere", env={"HOTPATH_TOKEN": token}), "does not look like a Hotpath server")
-    assert_clean_failure(hotpath("login", "--server", "http://127.0.0.1:9", env={"HOTPATH_TOKEN": token}), "Cannot reach")
+    assert_clean_failure(
+        hotpath("login", "--server", live_server.url + "/nowhere", env={"HOTPATH_TOKEN": token}),
+        "does not look like a Hotpath server",
+    )
+    assert_clean_failure(
+        hotpath("login", "--server", "http://127.0.0.1:9", env={"HOTPATH_TOKEN": token}), "Cannot reach"
+    )
     assert_clean_failure(hotpath("login", "--server", "127.0.0.1:8000", env={"HOTPATH_TOKEN": token}))
 
 
 def test_bad_expired_and_revoked_tokens(hotpath, logged_in, live_server, candidate):
-    assert_clean_failure(hotpath("login", "--server", live_server.url, env={"HOTPATH_TOKEN": "hp_wrong"}), "not one Hotpath issued", "hotpath login")
+    assert_clean_failure(
+        hotpath("login", "--server", live_server.url, env={"HOTPATH_TOKEN": "hp_wrong"}),
+        "not one Hotpath issued",
+        "hotpath login",
+    )
     PersonalAccessToken.objects.filter(user=candidate).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert_clean_failure(logged_in("list"), "expired", "hotpath login")
     PersonalAccessToken.objects.filter(user=candidate).update(revoked_at=timezone.now())
@@ -151,20 +166,36 @@ def test_show_and_leaderboard(logged_in, candidate, exercise_version):
     from leaderboards.services import record_submission
 
     submission = Submission.objects.create(
-        user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted", report=GRADED_REPORT,
-        speedup=41.5, speedup_ci_low=39.0, speedup_ci_high=44.0, peak_memory_bytes=2_000_000,
-        reference_peak_memory_bytes=1_000_000, hardware="cpu",
+        user=candidate,
+        exercise=exercise_version,
+        code="x = 1\n",
+        status="done",
+        verdict="accepted",
+        report=GRADED_REPORT,
+        speedup=41.5,
+        speedup_ci_low=39.0,
+        speedup_ci_high=44.0,
+        peak_memory_bytes=2_000_000,
+        reference_peak_memory_bytes=1_000_000,
+        hardware="cpu",
     )
     record_submission(submission)
     shown = logged_in("show", str(submission.pk))
-    assert shown.returncode == 0 and "Accepted" in shown.stdout and "41.5x" in shown.stdout and "39x to 44x" in shown.stdout
+    assert (
+        shown.returncode == 0
+        and "Accepted" in shown.stdout
+        and "41.5x" in shown.stdout
+        and "39x to 44x" in shown.stdout
+    )
     board = logged_in("leaderboard", "tiny-scale")
     assert board.returncode == 0 and "Your place: #1" in board.stdout and "(you)" in board.stdout
     again = logged_in("again", str(submission.pk))
     assert again.returncode == 0 and "Submitted #" in again.stdout, (again.stdout, again.stderr)
     queued = Submission.objects.latest("id")
     assert queued.pk != submission.pk and queued.program == submission.program
-    assert_clean_failure(logged_in("again", str(queued.pk)), "Only your own accepted practice answers can be graded again.")
+    assert_clean_failure(
+        logged_in("again", str(queued.pk)), "Only your own accepted practice answers can be graded again."
+    )
     assert_clean_failure(logged_in("show", "999999"), "no submission #999999")
 
 
@@ -185,7 +216,9 @@ def test_list_track_shows_progress_and_next(logged_in, candidate, exercise_versi
     listing = logged_in("list", "--track", "NumPy basics")
     assert listing.returncode == 0, listing.stderr
     assert "NumPy basics: 0 of 1 solved" in listing.stdout and "Next: tiny-scale" in listing.stdout
-    Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted")
+    Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted"
+    )
     listing = logged_in("list", "--track", "numpy-basics")
     assert "1 of 1 solved" in listing.stdout and "solved" in listing.stdout and "Track complete." in listing.stdout
     assert_clean_failure(logged_in("list", "--track", "no-such-track"), "no track called 'no-such-track'")
@@ -198,7 +231,9 @@ def test_editorial_only_after_own_acceptance(logged_in, candidate, exercise_vers
     question = exercise_version.question
     question.sample_answer = "Multiply in one NumPy expression."
     question.save()
-    Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted")
+    Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="x = 1\n", status="done", verdict="accepted"
+    )
     shown = logged_in("editorial", "tiny-scale")
     assert shown.returncode == 0, shown.stderr
     assert "Multiply in one NumPy expression." in shown.stdout and "Model solution" in shown.stdout

@@ -1,28 +1,48 @@
 """The terminal's view of a graded submission: what the page shows, in text."""
+
 import unicodedata
 
 from hotpath_cli import main, render
 from hotpath_cli.errors import CliError
 
 PROFILE = {
-    "status": "done", "reason": "", "size": 6_400_000, "seconds": 0.03, "traced_s": 0.02,
+    "status": "done",
+    "reason": "",
+    "size": 6_400_000,
+    "seconds": 0.03,
+    "traced_s": 0.02,
     "functions": [{"function": "transform", "line": 3, "calls": 1, "own_s": 0.02, "cumulative_s": 0.02}],
-    "lines": [{"line": 4, "code": "y = x * 2.0", "hits": 1, "seconds": 0.015},
-              {"line": 5, "code": "y += 1.0", "hits": 1, "seconds": 0.005}],
+    "lines": [
+        {"line": 4, "code": "y = x * 2.0", "hits": 1, "seconds": 0.015},
+        {"line": 5, "code": "y += 1.0", "hits": 1, "seconds": 0.005},
+    ],
 }
 
 
 def graded(**report):
     return {
-        "id": 7, "exercise": "python-loop-to-numpy", "exercise_version": 3, "purpose": "practice", "is_final": True,
-        "verdict": "accepted", "verdict_label": "Accepted", "message": "Correct on all 3 sizes.", "speedup": 111.0,
-        "speedup_ci": [104.0, 118.0], "peak_memory_bytes": 2 * 1024**2, "reference_peak_memory_bytes": 2 * 1024**2,
-        "sizes": [], "web_url": "http://127.0.0.1:8000/submissions/7/", "report": report,
+        "id": 7,
+        "exercise": "python-loop-to-numpy",
+        "exercise_version": 3,
+        "purpose": "practice",
+        "is_final": True,
+        "verdict": "accepted",
+        "verdict_label": "Accepted",
+        "message": "Correct on all 3 sizes.",
+        "speedup": 111.0,
+        "speedup_ci": [104.0, 118.0],
+        "peak_memory_bytes": 2 * 1024**2,
+        "reference_peak_memory_bytes": 2 * 1024**2,
+        "sizes": [],
+        "web_url": "http://127.0.0.1:8000/submissions/7/",
+        "report": report,
     }
 
 
 def test_the_hints_and_the_line_profile_follow_the_figures():
-    text = render.format_submission(graded(hint="Well done.", roofline={"hint": "At size 6,400,000 you are at 12%."}, profile=PROFILE))
+    text = render.format_submission(
+        graded(hint="Well done.", roofline={"hint": "At size 6,400,000 you are at 12%."}, profile=PROFILE)
+    )
     assert "\nHint: Well done.\n" in text and "\nHint: At size 6,400,000 you are at 12%.\n" in text
     assert "Where the time went (one untimed, profiled call on the input of size 6,400,000):" in text
     table = text.split("size 6,400,000):\n")[1].splitlines()
@@ -45,24 +65,53 @@ def test_a_share_needs_the_traced_time():
 
 
 def test_the_readme_states_limits_in_binary_units():
-    exercise = {"title": "Loop", "version": 1, "entry_point": "transform", "target": "cpu", "allowed_imports": ["numpy"],
-                "sizes": [100], "check_sizes": [10], "prompt": "Do it.", "hints": "", "web_url": "http://x/",
-                "limits": {"time_s": 60, "memory_mb": 1024, "processes": 32, "output_kb": 256, "disk_mb": 64}}
-    assert "- Limits: 60 s, 1024 MiB memory, 32 processes, 256 KiB output, 64 MiB scratch disk." in render.exercise_readme(exercise)
+    exercise = {
+        "title": "Loop",
+        "version": 1,
+        "entry_point": "transform",
+        "target": "cpu",
+        "allowed_imports": ["numpy"],
+        "sizes": [100],
+        "check_sizes": [10],
+        "prompt": "Do it.",
+        "hints": "",
+        "web_url": "http://x/",
+        "limits": {"time_s": 60, "memory_mb": 1024, "processes": 32, "output_kb": 256, "disk_mb": 64},
+    }
+    assert (
+        "- Limits: 60 s, 1024 MiB memory, 32 processes, 256 KiB output, 64 MiB scratch disk."
+        in render.exercise_readme(exercise)
+    )
 
 
 def test_a_failure_shows_the_traceback_the_call_and_both_answers():
-    wrong = {"verdict": "wrong_answer", "verdict_label": "Wrong answer", "message": "Wrong answer on a tiny input (size 3).",
-             "speedup": None, "peak_memory_bytes": None}
-    failure = {"arguments": ["x = np.array([1.0, 2.0, 3.0], dtype=np.float64)", "w = 2"], "arguments_complete": True,
-               "expected_answer": "np.array([1.5, 2.5], dtype=np.float64)", "got_answer": "np.array([1.0, 1.5], dtype=np.float64)"}
+    wrong = {
+        "verdict": "wrong_answer",
+        "verdict_label": "Wrong answer",
+        "message": "Wrong answer on a tiny input (size 3).",
+        "speedup": None,
+        "peak_memory_bytes": None,
+    }
+    failure = {
+        "arguments": ["x = np.array([1.0, 2.0, 3.0], dtype=np.float64)", "w = 2"],
+        "arguments_complete": True,
+        "expected_answer": "np.array([1.5, 2.5], dtype=np.float64)",
+        "got_answer": "np.array([1.0, 1.5], dtype=np.float64)",
+    }
     text = render.format_submission({**graded(failure=failure), **wrong})
-    assert ("Wrong answer on a tiny input (size 3).\n\nThe call that failed:\n    x = np.array([1.0, 2.0, 3.0], dtype=np.float64)\n"
-            "    w = 2\n\nexpected: np.array([1.5, 2.5], dtype=np.float64)\ngot:      np.array([1.0, 1.5], dtype=np.float64)\n") in text
+    assert (
+        "Wrong answer on a tiny input (size 3).\n\nThe call that failed:\n    x = np.array([1.0, 2.0, 3.0], dtype=np.float64)\n"
+        "    w = 2\n\nexpected: np.array([1.5, 2.5], dtype=np.float64)\ngot:      np.array([1.0, 1.5], dtype=np.float64)\n"
+    ) in text
 
-    crashed = {"traceback": "Traceback (most recent call last):\nValueError: zero-size array\n",
-               "arguments": ["x = a float64 array of shape (100000,) (too large to list)"], "arguments_complete": False}
-    text = render.format_submission({**graded(failure=crashed), **wrong, "verdict": "runtime_error", "message": "Your code raised ValueError."})
+    crashed = {
+        "traceback": "Traceback (most recent call last):\nValueError: zero-size array\n",
+        "arguments": ["x = a float64 array of shape (100000,) (too large to list)"],
+        "arguments_complete": False,
+    }
+    text = render.format_submission(
+        {**graded(failure=crashed), **wrong, "verdict": "runtime_error", "message": "Your code raised ValueError."}
+    )
     assert "Your code raised ValueError.\n\nTraceback (most recent call last):\nValueError: zero-size array\n\n" in text
     assert "The call that failed (arrays this large are described, not listed):\n    x = a float64 array" in text
     assert "expected:" not in render.format_submission(graded())
@@ -72,29 +121,51 @@ def test_the_comparison_with_the_previous_answer_follows_the_speedup():
     def line(against):
         text = render.format_submission({**graded(), "against_previous": against})
         return [row for row in text.splitlines() if row.startswith("Against")]
+
     assert line({"previous": 5, "ratio": 2.0, "outcome": "faster"}) == [
-        "Against your previous answer (#5): 2x faster; the 95% intervals do not overlap."]
+        "Against your previous answer (#5): 2x faster; the 95% intervals do not overlap."
+    ]
     assert line({"previous": 5, "ratio": 0.8, "outcome": "slower"}) == [
-        "Against your previous answer (#5): 1.25x slower; the 95% intervals do not overlap."]
+        "Against your previous answer (#5): 1.25x slower; the 95% intervals do not overlap."
+    ]
     assert line({"previous": 5, "ratio": 1.04, "outcome": "unclear"}) == [
-        "Against your previous answer (#5): no difference this grading can tell (1.04x, but the 95% intervals overlap)."]
+        "Against your previous answer (#5): no difference this grading can tell (1.04x, but the 95% intervals overlap)."
+    ]
     assert line({"previous": 5, "ratio": 1.56, "outcome": "same_code"}) == [
-        "Against your previous answer (#5): the same code, read 1.56x apart: the machine's noise, not a change of yours."]
+        "Against your previous answer (#5): the same code, read 1.56x apart: the machine's noise, not a change of yours."
+    ]
     assert line(None) == []
 
 
 def test_a_board_says_when_a_figure_is_the_middle_of_several_gradings():
     def row(rank, name, speedup, gradings, is_you=False):
-        return {"rank": rank, "name": name, "speedup": speedup, "gradings": gradings, "peak_memory_bytes": 2**20,
-                "exercise_version": 1, "achieved_at": "2026-12-05T03:00:00Z", "is_you": is_you}
+        return {
+            "rank": rank,
+            "name": name,
+            "speedup": speedup,
+            "gradings": gradings,
+            "peak_memory_bytes": 2**20,
+            "exercise_version": 1,
+            "achieved_at": "2026-12-05T03:00:00Z",
+            "is_you": is_you,
+        }
 
-    board = {"exercise": "python-loop-to-numpy", "hardware": "cpu", "hardware_available": ["cpu"], "count": 2, "page": 1,
-             "pages": 1, "results": [row(1, "Pat", 40.0, 1), row(2, "Anonymous", 30.0, 3, is_you=True)]}
+    board = {
+        "exercise": "python-loop-to-numpy",
+        "hardware": "cpu",
+        "hardware_available": ["cpu"],
+        "count": 2,
+        "page": 1,
+        "pages": 1,
+        "results": [row(1, "Pat", 40.0, 1), row(2, "Anonymous", 30.0, 3, is_you=True)],
+    }
     board["you"] = board["results"][1]
 
     text = render.format_board(board)
     assert "30x (middle of 3)" in text and "40x (middle" not in text
-    assert text.endswith("Your place: #2 at 30x (middle of 3).\nThe same code graded more than once counts by its middle grading.")
+    assert text.endswith(
+        "Your place: #2 at 30x (middle of 3).\nThe same code graded more than once counts by its middle grading."
+    )
     board["results"][1]["gradings"] = 1
     assert "middle" not in render.format_board(board)
 
@@ -107,10 +178,26 @@ HOSTILE = "\x1b[2J\x1b]0;owned\x07Pat\u202e\r\x9b31m"
 
 
 def board_with(name):
-    result = {"rank": 1, "name": name, "speedup": 40.0, "gradings": 1, "peak_memory_bytes": 2**20,
-              "exercise_version": 1, "achieved_at": "2026-12-05T03:00:00Z", "is_you": False}
-    return {"exercise": "loop", "hardware": "cpu", "hardware_available": ["cpu"], "count": 1, "page": 1, "pages": 1,
-            "results": [result], "you": None}
+    result = {
+        "rank": 1,
+        "name": name,
+        "speedup": 40.0,
+        "gradings": 1,
+        "peak_memory_bytes": 2**20,
+        "exercise_version": 1,
+        "achieved_at": "2026-12-05T03:00:00Z",
+        "is_you": False,
+    }
+    return {
+        "exercise": "loop",
+        "hardware": "cpu",
+        "hardware_available": ["cpu"],
+        "count": 1,
+        "page": 1,
+        "pages": 1,
+        "results": [result],
+        "you": None,
+    }
 
 
 class FakeApi:

@@ -2,6 +2,7 @@
 and a score that reflects both. Real parallel transactions need PostgreSQL (SQLite
 serialises writers, so there is no race to test): run with
 DATABASE_URL=postgres://postgres@127.0.0.1:5432/helper_leaderboards."""
+
 import threading
 
 import pytest

@@ -1,6 +1,7 @@
 """The committed CodeMirror bundle, driven in Debian's Chromium: it replaces textarea#code-editor,
 keeps the textarea in sync for the form post, and its shortcuts press the form's
 data-action buttons."""
+
 from pathlib import Path
 
 import pytest

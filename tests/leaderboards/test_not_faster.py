@@ -1,6 +1,7 @@
 """Issue 30, item 6: an accepted answer whose interval reaches 1 (or, with none, whose
 figure is at most 1) is correct but not faster than the reference: no entry, no points,
 no "faster than N%". The unchanged starter never ranks, whatever its figure."""
+
 from django.urls import reverse
 
 from leaderboards import services
@@ -71,8 +72,14 @@ def test_rebuild_applies_the_same_rule(make_user, make_exercise, make_submission
     make_submission(make_user("fast"), exercise, speedup=3.0, ci=(2.5, 3.5), signal=False)
     # An entry recorded under the old rule, before issue 30: the rebuild drops it.
     old = Submission.objects.get(user__username="noise")
-    LeaderboardEntry.objects.create(user=old.user, question=exercise.question, hardware="cpu", submission=old,
-                                    speedup=old.speedup, achieved_at=old.created_at)
+    LeaderboardEntry.objects.create(
+        user=old.user,
+        question=exercise.question,
+        hardware="cpu",
+        submission=old,
+        speedup=old.speedup,
+        achieved_at=old.created_at,
+    )
 
     assert services.rebuild() == (1, 1)
     entry = LeaderboardEntry.objects.get()
@@ -96,8 +103,14 @@ def test_the_submission_page_says_correct_but_not_faster(client, make_user, make
     alice = make_user("alice")
     submission = make_submission(alice, make_exercise(), speedup=1.02, ci=(0.95, 1.1))
     Submission.objects.filter(pk=submission.pk).update(
-        report={"verdict": "accepted", "speedup": 1.02, "speedup_ci": [0.95, 1.1], "peak_memory_bytes": 1000,
-                "reference_peak_memory_bytes": 1000, "mode": "full"},
+        report={
+            "verdict": "accepted",
+            "speedup": 1.02,
+            "speedup_ci": [0.95, 1.1],
+            "peak_memory_bytes": 1000,
+            "reference_peak_memory_bytes": 1000,
+            "mode": "full",
+        },
     )
     client.force_login(alice)
 
@@ -113,8 +126,14 @@ def test_the_submission_page_names_the_unchanged_starter(client, make_user, make
     ExerciseVersion.objects.filter(pk=exercise.pk).update(starter_code=STARTER)
     submission = make_submission(alice, exercise, speedup=1.3, ci=(1.1, 1.5), code=STARTER)
     Submission.objects.filter(pk=submission.pk).update(
-        report={"verdict": "accepted", "speedup": 1.3, "speedup_ci": [1.1, 1.5], "peak_memory_bytes": 1000,
-                "reference_peak_memory_bytes": 1000, "mode": "full"},
+        report={
+            "verdict": "accepted",
+            "speedup": 1.3,
+            "speedup_ci": [1.1, 1.5],
+            "peak_memory_bytes": 1000,
+            "reference_peak_memory_bytes": 1000,
+            "mode": "full",
+        },
     )
     client.force_login(alice)
 
@@ -127,8 +146,14 @@ def test_a_faster_answer_keeps_its_figure_on_the_page(client, make_user, make_ex
     alice = make_user("alice")
     submission = make_submission(alice, make_exercise(), speedup=3.0, ci=(2.5, 3.5))
     Submission.objects.filter(pk=submission.pk).update(
-        report={"verdict": "accepted", "speedup": 3.0, "speedup_ci": [2.5, 3.5], "peak_memory_bytes": 1000,
-                "reference_peak_memory_bytes": 1000, "mode": "full"},
+        report={
+            "verdict": "accepted",
+            "speedup": 3.0,
+            "speedup_ci": [2.5, 3.5],
+            "peak_memory_bytes": 1000,
+            "reference_peak_memory_bytes": 1000,
+            "mode": "full",
+        },
     )
     client.force_login(alice)
 

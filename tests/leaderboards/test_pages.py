@@ -1,4 +1,5 @@
 """The leaderboard pages, signed in and out, full and empty."""
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
@@ -67,9 +68,12 @@ def test_a_program_graded_several_times_shows_its_middle_grading(client, populat
     client.force_login(me)
 
     html = client.get(reverse("leaderboards:exercise", args=["prefix-sums"])).content.decode()
-    assert "5.00×<br><span class=\"muted\">middle of 3 gradings</span>" in html
+    assert '5.00×<br><span class="muted">middle of 3 gradings</span>' in html
     assert "12.0×" not in html
-    assert "Your best on CPU sandbox: <strong>#2</strong>,\n  5.00× faster than the reference (the middle of your 3 gradings of that code)." in html
+    assert (
+        "Your best on CPU sandbox: <strong>#2</strong>,\n  5.00× faster than the reference (the middle of your 3 gradings of that code)."
+        in html
+    )
     rows = client.get("/api/v1/leaderboards/exercises/prefix-sums/").json()["results"]
     assert [(row["speedup"], row["gradings"]) for row in rows] == [(6.0, 1), (5.0, 3), (3.0, 1)]
 

@@ -1,4 +1,5 @@
 """What gets on a board, in what order, and how points add up."""
+
 from datetime import timedelta
 from io import StringIO
 
@@ -92,7 +93,9 @@ def test_hardware_gets_separate_boards(make_user, make_exercise, make_submission
         (Purpose.PRACTICE, Verdict.ACCEPTED, None),
     ],
 )
-def test_only_accepted_practice_with_a_speedup_counts(make_user, make_exercise, make_submission, purpose, verdict, speedup):
+def test_only_accepted_practice_with_a_speedup_counts(
+    make_user, make_exercise, make_submission, purpose, verdict, speedup
+):
     exercise, alice = make_exercise(), make_user("alice")
     submission = make_submission(alice, exercise, speedup=speedup, purpose=purpose, verdict=verdict)
 
@@ -133,7 +136,7 @@ def test_global_ranking_sums_points_over_exercises(make_user, make_exercise, mak
 
 
 def test_equal_points_go_to_whoever_got_there_first(make_user, make_exercise, make_submission):
-    """"There" is the solve that completed the total: each person's latest, not their first."""
+    """ "There" is the solve that completed the total: each person's latest, not their first."""
     first, second = make_exercise(), make_exercise()
     early, late = make_user("early"), make_user("late")
     make_submission(late, first, speedup=1.2, minutes=1)  # late starts first...
@@ -188,7 +191,9 @@ def test_rebuild_reproduces_the_incremental_tables(make_user, make_exercise, mak
 
     def snapshot():
         return (
-            sorted(LeaderboardEntry.objects.values_list("user_id", "question_id", "hardware", "submission_id", "speedup")),
+            sorted(
+                LeaderboardEntry.objects.values_list("user_id", "question_id", "hardware", "submission_id", "speedup")
+            ),
             sorted(UserScore.objects.values_list("user_id", "points", "solved", "reached_at")),
             sorted(TopicScore.objects.values_list("user_id", "topic", "points", "solved", "reached_at")),
         )
@@ -213,15 +218,28 @@ def test_what_is_rankable(make_exercise):
 
     def submission(**fields):
         defaults = {
-            "purpose": Purpose.PRACTICE, "status": Status.DONE, "verdict": Verdict.ACCEPTED, "speedup": 2.0, "hardware": "cpu",
-            "exercise": exercise, "program": "mine",
+            "purpose": Purpose.PRACTICE,
+            "status": Status.DONE,
+            "verdict": Verdict.ACCEPTED,
+            "speedup": 2.0,
+            "hardware": "cpu",
+            "exercise": exercise,
+            "program": "mine",
         }
         return Submission(**{**defaults, **fields})
 
     assert services.is_rankable(submission())
-    for fields in ({"speedup": 0.0}, {"speedup": -1.0}, {"speedup": None}, {"hardware": ""}, {"status": Status.RUNNING},
-                   {"verdict": Verdict.WRONG_ANSWER}, {"purpose": Purpose.ASSESSMENT},
-                   {"speedup": 1.0}, {"speedup": 1.5, "speedup_ci_low": 0.98}):  # not faster than the reference (issue 30)
+    for fields in (
+        {"speedup": 0.0},
+        {"speedup": -1.0},
+        {"speedup": None},
+        {"hardware": ""},
+        {"status": Status.RUNNING},
+        {"verdict": Verdict.WRONG_ANSWER},
+        {"purpose": Purpose.ASSESSMENT},
+        {"speedup": 1.0},
+        {"speedup": 1.5, "speedup_ci_low": 0.98},
+    ):  # not faster than the reference (issue 30)
         assert not services.is_rankable(submission(**fields)), fields
 
 
@@ -276,20 +294,54 @@ def test_places_on_the_global_board_break_ties_by_time_then_person(make_user, ma
 
 
 def test_points_and_doublings():
-    assert [services.speed_doublings(s) for s in (None, 0, 0.5, 1.0, 1.99, 2.0, 1000.0, 2048.0)] == [0, 0, 0, 0, 0, 1, 9, 10]
+    assert [services.speed_doublings(s) for s in (None, 0, 0.5, 1.0, 1.99, 2.0, 1000.0, 2048.0)] == [
+        0,
+        0,
+        0,
+        0,
+        0,
+        1,
+        9,
+        10,
+    ]
     assert services.points_for("easy", 2.0) == 11 and services.points_for("hard", 4.0) == 36
 
 
 def test_each_exercise_counts_once_with_its_best_hardware():
     when = START
     entries = [
-        {"question_id": 1, "difficulty": "easy", "topic": "A", "speedup": 4.0, "peak_memory_bytes": 10, "achieved_at": when},
-        {"question_id": 1, "difficulty": "easy", "topic": "A", "speedup": 64.0, "peak_memory_bytes": None,
-         "achieved_at": when + timedelta(minutes=3)},
-        {"question_id": 1, "difficulty": "easy", "topic": "A", "speedup": 8.0, "peak_memory_bytes": 1,
-         "achieved_at": when + timedelta(minutes=9)},
-        {"question_id": 2, "difficulty": "medium", "topic": "B", "speedup": 1.0, "peak_memory_bytes": 1,
-         "achieved_at": when + timedelta(minutes=1)},
+        {
+            "question_id": 1,
+            "difficulty": "easy",
+            "topic": "A",
+            "speedup": 4.0,
+            "peak_memory_bytes": 10,
+            "achieved_at": when,
+        },
+        {
+            "question_id": 1,
+            "difficulty": "easy",
+            "topic": "A",
+            "speedup": 64.0,
+            "peak_memory_bytes": None,
+            "achieved_at": when + timedelta(minutes=3),
+        },
+        {
+            "question_id": 1,
+            "difficulty": "easy",
+            "topic": "A",
+            "speedup": 8.0,
+            "peak_memory_bytes": 1,
+            "achieved_at": when + timedelta(minutes=9),
+        },
+        {
+            "question_id": 2,
+            "difficulty": "medium",
+            "topic": "B",
+            "speedup": 1.0,
+            "peak_memory_bytes": 1,
+            "achieved_at": when + timedelta(minutes=1),
+        },
     ]
     overall, by_topic = services.summarise(entries)
     assert overall.as_defaults() == {"points": 16 + 20, "solved": 2, "reached_at": when + timedelta(minutes=3)}
@@ -304,13 +356,15 @@ def test_rebuild_writes_in_batches_and_groups_by_person(make_user, make_exercise
     first, second = make_exercise(difficulty="medium"), make_exercise()
     people = [make_user(f"person{index}") for index in range(3)]
     for index, person in enumerate(people):
-        make_submission(person, first, speedup=1.2 * 2.0 ** index, memory=None if index == 0 else 100, signal=False)
+        make_submission(person, first, speedup=1.2 * 2.0**index, memory=None if index == 0 else 100, signal=False)
         make_submission(person, second, speedup=1.2, signal=False)
     make_submission(people[0], first, speedup=1.2, memory=100, signal=False)  # as fast, and measured: the better
     monkeypatch.setattr(services, "REBUILD_BATCH", 2)
     assert services.rebuild() == (6, 3)
     assert sorted(UserScore.objects.values_list("user__username", "points", "solved")) == [
-        ("person0", 30, 2), ("person1", 32, 2), ("person2", 34, 2),
+        ("person0", 30, 2),
+        ("person1", 32, 2),
+        ("person2", 34, 2),
     ]
     assert LeaderboardEntry.objects.get(user=people[0], question=first.question).peak_memory_bytes == 100
 
@@ -326,14 +380,18 @@ def test_recording_returns_the_entry_kept(make_user, make_exercise, make_submiss
     assert kept.pk == entry.pk and kept.submission == first and kept.speedup == 3.0
     faster = make_submission(alice, exercise, speedup=4.0, signal=False)
     assert services.record_submission(faster).submission == faster
-    assert services.record_submission(make_submission(alice, exercise, verdict=Verdict.WRONG_ANSWER, signal=False)) is None
+    assert (
+        services.record_submission(make_submission(alice, exercise, verdict=Verdict.WRONG_ANSWER, signal=False)) is None
+    )
 
 
 def test_the_board_index_lists_coding_exercises_by_topic_then_title(make_exercise):
     make_exercise(slug="zeta", topic="GPU Programming")
     make_exercise(slug="beta", topic="Algorithmic Complexity & Code-Level Optimization")
     make_exercise(slug="alpha", topic="GPU Programming")
-    Question.objects.create(slug="concept", title="Concept", topic="Caches", difficulty="easy", kind=Kind.CONCEPT, prompt="?")
+    Question.objects.create(
+        slug="concept", title="Concept", topic="Caches", difficulty="easy", kind=Kind.CONCEPT, prompt="?"
+    )
 
     assert [question.slug for question in services.exercises()] == ["beta", "alpha", "zeta"]
     assert services.topics() == [
@@ -344,7 +402,9 @@ def test_the_board_index_lists_coding_exercises_by_topic_then_title(make_exercis
 
 
 LOOP = "def transform(x):\n    return [v * 2 for v in x]\n"
-LOOP_RENAMED = "def transform(values):\n    # the same program, renamed and commented\n    return [item * 2 for item in values]\n"
+LOOP_RENAMED = (
+    "def transform(values):\n    # the same program, renamed and commented\n    return [item * 2 for item in values]\n"
+)
 
 
 def test_the_same_code_graded_again_counts_by_its_middle_grading(make_user, make_exercise, make_submission):
@@ -400,13 +460,26 @@ def test_rebuild_counts_programs_as_recording_does(make_user, make_exercise, mak
     make_submission(alice, second, speedup=3.0, code=LOOP, hardware="NVIDIA H200")
     make_submission(bob, first, speedup=2.0, code=LOOP)
     make_submission(bob, first, speedup=7.0, code=LOOP_RENAMED)
-    recorded = set(LeaderboardEntry.objects.values_list("user_id", "question_id", "hardware", "submission_id", "speedup", "gradings"))
+    recorded = set(
+        LeaderboardEntry.objects.values_list(
+            "user_id", "question_id", "hardware", "submission_id", "speedup", "gradings"
+        )
+    )
     scores = set(UserScore.objects.values_list("user_id", "points", "solved", "reached_at"))
 
     assert services.rebuild() == (3, 2)
 
-    assert set(LeaderboardEntry.objects.values_list("user_id", "question_id", "hardware", "submission_id", "speedup", "gradings")) == recorded
+    assert (
+        set(
+            LeaderboardEntry.objects.values_list(
+                "user_id", "question_id", "hardware", "submission_id", "speedup", "gradings"
+            )
+        )
+        == recorded
+    )
     assert set(UserScore.objects.values_list("user_id", "points", "solved", "reached_at")) == scores
     assert {(user, speedup, gradings) for user, _, _, _, speedup, gradings in recorded} == {
-        (alice.pk, 2.0, 4), (alice.pk, 3.0, 1), (bob.pk, 2.0, 2),
+        (alice.pk, 2.0, 4),
+        (alice.pk, 3.0, 1),
+        (bob.pk, 2.0, 2),
     }

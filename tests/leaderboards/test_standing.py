@@ -1,4 +1,5 @@
 """'Faster than N% of accepted submissions' and its distribution chart."""
+
 from django.template.loader import render_to_string
 
 from leaderboards import services
@@ -49,7 +50,7 @@ def test_distribution_bins_log_speedups_and_marks_the_submission(make_user, make
     # Half-doubling bins from 1x up to the one holding 8.5x (8x..11.3x): seven bins, gaps filled with zeros.
     assert [bin["count"] for bin in bins] == [2, 0, 2, 0, 0, 0, 1]
     assert [bin["highlight"] for bin in bins].index(True) == 2
-    assert bins[0]["low"] == 1.0 and abs(bins[0]["high"] - 2 ** 0.5) < 1e-12
+    assert bins[0]["low"] == 1.0 and abs(bins[0]["high"] - 2**0.5) < 1e-12
     assert [bin["label"] for bin in bins[:3]] == ["1×–1.41×", "1.41×–2×", "2×–2.83×"]
     assert sum(bin["count"] for bin in bins) == 5
 
@@ -85,7 +86,7 @@ def test_the_chart_reaches_down_to_a_submission_slower_than_every_best(make_user
     mine = make_submission(me, exercise, speedup=1.5)  # ...this one is not
 
     bins = services.standing(mine)["distribution"]
-    assert bins[0]["low"] == 2 ** 0.5 and bins[0]["highlight"] and bins[0]["count"] == 0
+    assert bins[0]["low"] == 2**0.5 and bins[0]["highlight"] and bins[0]["count"] == 0
     assert len(bins) == 13 and bins[-1]["count"] == 1  # 1.41x up to the bin holding 100x (90.5x..128x)
     assert services.standing(mine)["faster_than_pct"] == 0
 
@@ -102,7 +103,10 @@ def test_the_partial_says_which_grading_the_board_counts(make_user, make_exercis
 
     assert "The board counts this code at <strong>5.00×</strong> for you, the middle of its 3 gradings" in said(lucky)
     assert "This grading is the one the board counts for you: the middle of this code's 3 gradings." in said(middle)
-    assert "The board counts another of your programs for you, at <strong>5.00×</strong> (the middle of its 3 gradings)." in said(other)
+    assert (
+        "The board counts another of your programs for you, at <strong>5.00×</strong> (the middle of its 3 gradings)."
+        in said(other)
+    )
     assert services.counted_for(other) == {"speedup": 5.0, "gradings": 3, "is_this": False, "same_code": False}
 
 

@@ -3,6 +3,7 @@ share a rank ("=2") instead of being ordered by noise. The rule (submissions.spe
 walk the board in order; an entry whose interval overlaps the interval of the first entry
 of the current group joins it, else it starts a new group; a group's rank is its first
 entry's place."""
+
 import importlib
 import re
 
@@ -91,7 +92,12 @@ def test_the_api_gives_the_shared_rank_and_says_it_is_tied(client, make_user, ma
 
     body = client.get("/api/v1/leaderboards/exercises/tied-sums/").json()
     assert [(row["rank"], row["tied"], row["position"]) for row in body["results"]] == [
-        (1, True, 1), (1, True, 2), (3, False, 3), (4, True, 4), (4, True, 5), (6, False, 6),
+        (1, True, 1),
+        (1, True, 2),
+        (3, False, 3),
+        (4, True, 4),
+        (4, True, 5),
+        (6, False, 6),
     ]
     assert body["results"][0]["speedup_ci"] == [9.0, 11.0]
 

@@ -1,4 +1,5 @@
 """A small bank for mock interviews: one question of each kind in one topic."""
+
 import pytest
 
 from questions.models import Kind

@@ -1,4 +1,5 @@
 """A learner's mock interviews are their own data: in the export, gone when the account closes."""
+
 import pytest
 
 from mock_interviews import sittings

@@ -1,4 +1,5 @@
 """Mock interviews' services: what is drawn, the deadline, the report."""
+
 from datetime import timedelta
 
 import pytest
@@ -26,7 +27,9 @@ def kinds_and_slugs(draw):
 def test_a_short_interview_holds_one_question_of_each_kind(small_bank, learner):
     draw = drawing.draw(learner, 20)
     assert kinds_and_slugs(draw) == [
-        ("coding", "square-values"), ("concept", "doubling-table"), ("numeric", "gib-in-bytes"),
+        ("coding", "square-values"),
+        ("concept", "doubling-table"),
+        ("numeric", "gib-in-bytes"),
     ]
     assert draw.note == "" and not any(drawn.seen_before for drawn in draw.questions)
     coding = next(drawn for drawn in draw.questions if drawn.question.kind == Kind.CODING)

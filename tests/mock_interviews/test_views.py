@@ -1,4 +1,5 @@
 """The mock interview pages: start, the timed question pages, finishing, the report and history."""
+
 from datetime import timedelta
 
 import pytest

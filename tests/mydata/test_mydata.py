@@ -1,4 +1,5 @@
 """Your data: export everything (JSON, CSV) and close the account, keeping what hiring teams hold."""
+
 import csv
 import io
 import json
@@ -19,13 +20,25 @@ PASSWORD = "correct-horse-battery"
 @pytest.fixture
 def history(candidate, outsider, exercise_version):
     practice = Submission.objects.create(
-        user=candidate, exercise=exercise_version, code="def scale(x):\n    return x * 3.0 + 1.0\n", status="done",
-        verdict="accepted", report=GRADED_REPORT, speedup=41.5, speedup_ci_low=39.0, speedup_ci_high=44.0, hardware="cpu",
+        user=candidate,
+        exercise=exercise_version,
+        code="def scale(x):\n    return x * 3.0 + 1.0\n",
+        status="done",
+        verdict="accepted",
+        report=GRADED_REPORT,
+        speedup=41.5,
+        speedup_ci_low=39.0,
+        speedup_ci_high=44.0,
+        hardware="cpu",
     )
     record_submission(practice)
-    sitting = Submission.objects.create(user=candidate, exercise=exercise_version, code="# in an assessment\n", purpose=Purpose.ASSESSMENT)
+    sitting = Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="# in an assessment\n", purpose=Purpose.ASSESSMENT
+    )
     theirs = Submission.objects.create(user=outsider, exercise=exercise_version, code="# the outsider's\n")
-    concept = Question.objects.create(slug="cache-lines", title="Cache lines", topic="Memory", difficulty="easy", kind=Kind.CONCEPT, prompt="Why?")
+    concept = Question.objects.create(
+        slug="cache-lines", title="Cache lines", topic="Memory", difficulty="easy", kind=Kind.CONCEPT, prompt="Why?"
+    )
     Attempt.objects.create(user=candidate, question=concept, answer_text="Because of spatial locality.")
     return {"practice": practice, "sitting": sitting, "theirs": theirs}
 
@@ -36,11 +49,16 @@ def test_json_export_has_everything_of_mine_and_nothing_else(candidate_client, h
     data = json.loads(response.content)
     assert [s["id"] for s in data["submissions"]] == [history["practice"].pk]
     assert data["submissions"][0]["report"] == GRADED_REPORT and "x * 3.0" in data["submissions"][0]["code"]
-    assert data["answers"][0]["answer_text"] == "Because of spatial locality." and data["account"]["username"] == "candidate"
+    assert (
+        data["answers"][0]["answer_text"] == "Because of spatial locality."
+        and data["account"]["username"] == "candidate"
+    )
 
 
 def test_csv_exports(candidate_client, history):
-    submissions = list(csv.DictReader(io.StringIO(candidate_client.get(reverse("mydata:submissions_csv")).content.decode())))
+    submissions = list(
+        csv.DictReader(io.StringIO(candidate_client.get(reverse("mydata:submissions_csv")).content.decode()))
+    )
     answers = list(csv.DictReader(io.StringIO(candidate_client.get(reverse("mydata:answers_csv")).content.decode())))
     assert [row["id"] for row in submissions] == [str(history["practice"].pk)] and submissions[0]["speedup"] == "41.5"
     assert answers[0]["question"] == "cache-lines"
@@ -82,7 +100,9 @@ def test_the_only_owner_of_a_team_must_hand_it_over_first(candidate_client, cand
     assert not candidate.is_active and Membership.objects.filter(organisation=team).count() == 1
 
 
-def test_signup_page_says_what_stays_with_a_team(client, db):  # the page is cached under the bank version, read from the database
+def test_signup_page_says_what_stays_with_a_team(
+    client, db
+):  # the page is cached under the bank version, read from the database
     assert "stays with that team" in client.get(reverse("accounts:signup")).content.decode()
 
 

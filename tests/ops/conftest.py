@@ -24,10 +24,20 @@ def exercise_version(db):
     from questions.models import ExerciseVersion, Kind, Question
 
     question = Question.objects.create(
-        slug="ops-scale", title="Scale an array", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind=Kind.CODING, prompt="Return `x * 3 + 1`.",
+        slug="ops-scale",
+        title="Scale an array",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Return `x * 3 + 1`.",
     )
     return ExerciseVersion.objects.create(
-        question=question, number=1, spec={"target": "cpu", "entry_point": "scale"}, reference_code="",
-        starter_code="", inputs_code="", solution_code="", content_hash="ops",
+        question=question,
+        number=1,
+        spec={"target": "cpu", "entry_point": "scale"},
+        reference_code="",
+        starter_code="",
+        inputs_code="",
+        solution_code="",
+        content_hash="ops",
     )

@@ -1,6 +1,7 @@
 """`manage.py backup` and `manage.py restore` (ops.backup) on the database the suite runs on: PostgreSQL in the
 PostgreSQL run (pg_dump, psql), SQLite in the SQLite run (the online backup API). The tests commit their rows
 (transactional_db): pg_dump reads the database from its own connection."""
+
 import io
 import json
 import tarfile
@@ -27,35 +28,70 @@ def populated(make_user):
     """Accounts, a graded submission with its report, its leaderboard entry, and a candidate's sitting."""
     learner, manager, candidate = make_user("learner"), make_user("manager"), make_user("candidate")
     question = Question.objects.create(
-        slug="backup-scale", title="Scale an array", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind=Kind.CODING, prompt="Return `x * 3 + 1`.")
+        slug="backup-scale",
+        title="Scale an array",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Return `x * 3 + 1`.",
+    )
     exercise = ExerciseVersion.objects.create(
-        question=question, number=1, spec={"target": "cpu", "entry_point": "scale"}, reference_code="",
-        starter_code="", inputs_code="", solution_code="", content_hash="backup")
+        question=question,
+        number=1,
+        spec={"target": "cpu", "entry_point": "scale"},
+        reference_code="",
+        starter_code="",
+        inputs_code="",
+        solution_code="",
+        content_hash="backup",
+    )
     submission = Submission.objects.create(
-        user=learner, exercise=exercise, code="def scale(x):\n    return x * 3 + 1\n", status="done",
-        verdict="accepted", speedup=4.5, hardware="cpu",
-        report={"verdict": "accepted", "speedup": 4.5, "sizes": [{"n": 1000, "calls": 12}], "note": "naïve → 4.5×"})
+        user=learner,
+        exercise=exercise,
+        code="def scale(x):\n    return x * 3 + 1\n",
+        status="done",
+        verdict="accepted",
+        speedup=4.5,
+        hardware="cpu",
+        report={"verdict": "accepted", "speedup": 4.5, "sizes": [{"n": 1000, "calls": 12}], "note": "naïve → 4.5×"},
+    )
     Submission.objects.create(user=learner, exercise=exercise, code="def scale(x):\n    return x\n")
     LeaderboardEntry.objects.update_or_create(
-        user=learner, question=question, hardware="cpu",
-        defaults={"submission": submission, "speedup": 4.5, "achieved_at": submission.created_at})
+        user=learner,
+        question=question,
+        hardware="cpu",
+        defaults={"submission": submission, "speedup": 4.5, "achieved_at": submission.created_at},
+    )
     now = timezone.now()
     organisation = Organisation.objects.create(name="Acme", slug="acme")
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Screen", time_limit_minutes=60, opens_at=now - timedelta(hours=1),
-        closes_at=now + timedelta(days=1), created_by=manager, published_at=now)
+        organisation=organisation,
+        title="Screen",
+        time_limit_minutes=60,
+        opens_at=now - timedelta(hours=1),
+        closes_at=now + timedelta(days=1),
+        created_by=manager,
+        published_at=now,
+    )
     invitation = CandidateInvitation.objects.create(
-        assessment=assessment, email=candidate.email, token_hash="f" * 64, expires_at=now + timedelta(days=1),
-        invited_by=manager, used_at=now)
+        assessment=assessment,
+        email=candidate.email,
+        token_hash="f" * 64,
+        expires_at=now + timedelta(days=1),
+        invited_by=manager,
+        used_at=now,
+    )
     CandidateSession.objects.create(invitation=invitation, assessment=assessment, candidate=candidate, started_at=now)
 
 
 def every_row():
     """{model label: its rows in primary-key order}, for every model whose table the database has."""
     tables = set(connection.introspection.table_names())
-    return {model._meta.label: list(model._base_manager.order_by("pk").values())
-            for model in apps.get_models() if model._meta.db_table in tables}
+    return {
+        model._meta.label: list(model._base_manager.order_by("pk").values())
+        for model in apps.get_models()
+        if model._meta.db_table in tables
+    }
 
 
 def test_a_backup_restores_every_row_of_a_wiped_database(populated, tmp_path):
@@ -64,8 +100,13 @@ def test_a_backup_restores_every_row_of_a_wiped_database(populated, tmp_path):
     call_command("backup", str(path), stdout=io.StringIO())
 
     manifest = read_manifest(path)
-    assert manifest["counts"] == {"users": 3, "submissions": 2, "submission_reports": 1, "leaderboard_entries": 1,
-                                  "sittings": 1}
+    assert manifest["counts"] == {
+        "users": 3,
+        "submissions": 2,
+        "submission_reports": 1,
+        "leaderboard_entries": 1,
+        "sittings": 1,
+    }
     assert manifest["migrations"]["grader"] and manifest["engine"] in ("postgresql", "sqlite")
     assert path.stat().st_mode & 0o077 == 0, "the backup holds password hashes: its owner's only"
 

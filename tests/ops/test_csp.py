@@ -1,5 +1,6 @@
 """Headers: a Content-Security-Policy without inline script, nonces where a page needs one,
 and `check --deploy` clean with docker-compose.yml's settings."""
+
 import os
 import re
 import subprocess
@@ -85,7 +86,11 @@ def test_check_deploy_is_clean_with_the_compose_settings():
     )
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -1,5 +1,6 @@
 """/healthz answers before host validation and the HTTPS redirect, and reports the database;
 /healthz/live says the process is up; /healthz/ready checks what a service needs."""
+
 import json
 import time
 import uuid

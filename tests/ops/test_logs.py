@@ -1,4 +1,5 @@
 """Request ids, submission ids and JSON log lines (LOG_FORMAT=json); Sentry off by default."""
+
 import io
 import json
 import logging
@@ -93,7 +94,12 @@ def run_python(code, **env):
     environment.pop("SENTRY_DSN", None) if "SENTRY_DSN" not in env else None
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup()\n" + code],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120, check=True,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
 
 

@@ -1,4 +1,5 @@
 """/metrics: protected, and exporting Hotpath's state from what every process shares."""
+
 import time
 from datetime import timedelta
 

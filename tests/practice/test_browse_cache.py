@@ -1,6 +1,7 @@
 """The list of questions at the bank's size: pages of BROWSE_PAGE_SIZE, and what is cached
 under the bank's version shows a change to the bank on the next request, never one
 person's page to another."""
+
 from datetime import timedelta
 
 import pytest
@@ -24,10 +25,26 @@ def titles(response):
 def many(db):
     """45 easy concepts and one hard numeric; titles sort by number."""
     for number in range(45):
-        Question.objects.create(slug=f"concept-{number:02d}", title=f"Concept {number:02d}", topic=TOPIC,
-                                difficulty="easy", kind="concept", tags=["caches"], prompt="Why?")
-    return Question.objects.create(slug="numeric-hard", title="Numeric hard", topic=TOPIC, difficulty="hard",
-                                   kind="numeric", prompt="How many?", answer_value=1.0, answer_unit="", tolerance=0.01)
+        Question.objects.create(
+            slug=f"concept-{number:02d}",
+            title=f"Concept {number:02d}",
+            topic=TOPIC,
+            difficulty="easy",
+            kind="concept",
+            tags=["caches"],
+            prompt="Why?",
+        )
+    return Question.objects.create(
+        slug="numeric-hard",
+        title="Numeric hard",
+        topic=TOPIC,
+        difficulty="hard",
+        kind="numeric",
+        prompt="How many?",
+        answer_value=1.0,
+        answer_unit="",
+        tolerance=0.01,
+    )
 
 
 def test_the_list_is_paginated_and_says_how_many_match(client, many):
@@ -91,8 +108,17 @@ def test_an_edit_stamped_earlier_than_the_newest_row_still_shows(client, many, m
 
 def test_a_new_and_a_deleted_question_show_on_the_next_request(client, many):
     assert client.get(BROWSE, {"kind": "numeric"}).context["browse"].total == 1
-    Question.objects.create(slug="numeric-easy", title="Numeric easy", topic=TOPIC, difficulty="easy", kind="numeric",
-                            prompt="How many?", answer_value=2.0, answer_unit="", tolerance=0.01)
+    Question.objects.create(
+        slug="numeric-easy",
+        title="Numeric easy",
+        topic=TOPIC,
+        difficulty="easy",
+        kind="numeric",
+        prompt="How many?",
+        answer_value=2.0,
+        answer_unit="",
+        tolerance=0.01,
+    )
     assert titles(client.get(BROWSE, {"kind": "numeric"})) == ["Numeric easy", "Numeric hard"]
     Question.objects.get(slug="numeric-hard").delete()
     assert titles(client.get(BROWSE, {"kind": "numeric"})) == ["Numeric easy"]

@@ -1,5 +1,6 @@
 """Tags are searchable as "#tag" and clickable; a filter value no question has is
 left out and said so, never offered as "bogus (0)"."""
+
 import pytest
 from django.urls import reverse
 

@@ -43,7 +43,9 @@ class TestConcept:
     def test_reveal_records_the_attempt_and_clears_the_draft(self, candidate_client, candidate, loaded_bank):
         question = loaded_bank["concept"]
         Draft.objects.create(user=candidate, question=question, text="draft")
-        response = candidate_client.post(detail_url(question.slug), {"answer": "Geometric series of copies", "confidence": "2"})
+        response = candidate_client.post(
+            detail_url(question.slug), {"answer": "Geometric series of copies", "confidence": "2"}
+        )
         attempt = Attempt.objects.get(user=candidate, question=question)
         assert attempt.confidence == 2  # asked before the sample answer is shown
         assert response.status_code == 302
@@ -67,7 +69,12 @@ class TestNumeric:
         response = candidate_client.post(detail_url("gib-in-bytes"), {"value": "4 GiB", "confidence": "4"})
         attempt = Attempt.objects.get(user=candidate)
         assert response.status_code == 302
-        assert (attempt.numeric_correct, attempt.score, attempt.confidence, attempt.numeric_input) == (True, 1.0, 4, "4 GiB")
+        assert (attempt.numeric_correct, attempt.score, attempt.confidence, attempt.numeric_input) == (
+            True,
+            1.0,
+            4,
+            "4 GiB",
+        )
 
     def test_incorrect_answer_scores_zero(self, candidate_client, candidate, loaded_bank):
         candidate_client.post(detail_url("gib-in-bytes"), {"value": "3.2e9 bytes", "confidence": "5"})
@@ -76,7 +83,10 @@ class TestNumeric:
 
     @pytest.mark.parametrize(
         ("value", "message"),
-        [("150 ms", "Expected a value in bytes, got seconds."), ("lots", "Could not read &#x27;lots&#x27; as a number")],
+        [
+            ("150 ms", "Expected a value in bytes, got seconds."),
+            ("lots", "Could not read &#x27;lots&#x27; as a number"),
+        ],
     )
     def test_uncomparable_input_is_explained_and_not_recorded(self, candidate_client, loaded_bank, value, message):
         response = candidate_client.post(detail_url("gib-in-bytes"), {"value": value, "confidence": "3"})
@@ -105,7 +115,9 @@ class TestCoding:
     def test_includes_the_grader_panel_when_it_exists(self, candidate_client, loaded_bank, settings, tmp_path):
         templates = tmp_path / "templates"
         (templates / "submissions").mkdir(parents=True)
-        (templates / "submissions" / "coding_panel.html").write_text("PANEL for {{ question.slug }} v{{ exercise.number }}")
+        (templates / "submissions" / "coding_panel.html").write_text(
+            "PANEL for {{ question.slug }} v{{ exercise.number }}"
+        )
         settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [templates, *settings.TEMPLATES[0]["DIRS"]]}]
         html = candidate_client.get(detail_url("square-values")).content.decode()
         assert "PANEL for square-values v1" in html

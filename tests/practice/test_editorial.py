@@ -1,5 +1,6 @@
 """The editorial (sample answer and model solution) of a coding exercise opens to a learner
 only after their own accepted practice submission: never before, never from a sitting."""
+
 import pytest
 from django.urls import reverse
 

@@ -33,7 +33,12 @@ def test_shows_attempts_submissions_coverage_and_calibration(candidate_client, c
     Attempt.objects.create(user=candidate, question=numeric, confidence=5, score=0.0, numeric_correct=False)
     Attempt.objects.create(user=outsider, question=numeric, confidence=1, score=1.0)
     submission = Submission.objects.create(
-        user=candidate, exercise=coding.current_exercise(), code="x", status=Status.DONE, verdict=Verdict.ACCEPTED, speedup=8.25
+        user=candidate,
+        exercise=coding.current_exercise(),
+        code="x",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        speedup=8.25,
     )
 
     response = candidate_client.get(PROGRESS)
@@ -60,7 +65,9 @@ def test_shows_attempts_submissions_coverage_and_calibration(candidate_client, c
     assert chart["counts"] == [0, 0, 0, 1, 1]
     assert "vendor/chartjs/chart.umd.min.js" in html
     # The same figures as an accessible table.
-    assert '<tr><th scope="row">4</th><td class="num">1</td><td class="num">75%</td><td class="num">75%</td></tr>' in html
+    assert (
+        '<tr><th scope="row">4</th><td class="num">1</td><td class="num">75%</td><td class="num">75%</td></tr>' in html
+    )
 
 
 @pytest.mark.django_db

@@ -1,5 +1,6 @@
 """A small question bank written into tmp_path, so these tests never depend on
 the real bank's content."""
+
 import textwrap
 
 import pytest
@@ -44,7 +45,12 @@ def concept_front(slug="amortised-doubling", **overrides):
         "tags": ["hashing", "amortised-analysis"],
         "difficulty": "medium",
         "kind": "concept",
-        "rubric": ["Doubling copies n items", "Total copies form a geometric series", "Amortised O(1)", "Load factor bounds"],
+        "rubric": [
+            "Doubling copies n items",
+            "Total copies form a geometric series",
+            "Amortised O(1)",
+            "Load factor bounds",
+        ],
     }
     front.update(overrides)
     return front

@@ -1,4 +1,5 @@
 """Question admin for staff authors (with permissions, not superusers) and the preview endpoint."""
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
@@ -12,7 +13,9 @@ PREVIEW = reverse("questions:preview")
 @pytest.fixture
 def author_client(client, staff_author):
     staff_author.user_permissions.add(
-        *Permission.objects.filter(content_type__app_label="questions", codename__in=["view_question", "change_question"])
+        *Permission.objects.filter(
+            content_type__app_label="questions", codename__in=["view_question", "change_question"]
+        )
     )
     client.force_login(staff_author)
     return client
@@ -28,13 +31,17 @@ def test_changelist_filters_and_search(author_client, loaded_bank):
     assert [q.slug for q in author_client.get(url, {"retired": "yes"}).context["cl"].result_list] == ["gib-in-bytes"]
     assert len(author_client.get(url, {"retired": "no"}).context["cl"].result_list) == 2
     assert [q.slug for q in author_client.get(url, {"kind": "coding"}).context["cl"].result_list] == ["square-values"]
-    assert [q.slug for q in author_client.get(url, {"q": "doubling"}).context["cl"].result_list] == ["amortised-doubling"]
+    assert [q.slug for q in author_client.get(url, {"q": "doubling"}).context["cl"].result_list] == [
+        "amortised-doubling"
+    ]
 
 
 @pytest.mark.django_db
 def test_change_form_shows_rendered_preview_and_versions(author_client, loaded_bank):
     coding = loaded_bank["coding"]
-    html = author_client.get(reverse("admin:questions_question_change", args=[loaded_bank["concept"].pk])).content.decode()
+    html = author_client.get(
+        reverse("admin:questions_question_change", args=[loaded_bank["concept"].pk])
+    ).content.decode()
     assert '<span class="math inline">\\(O(1)\\)</span>' in html
     assert f'data-url="{PREVIEW}"' in html
     assert "questions/admin-preview.js" in html

@@ -10,7 +10,9 @@ def attempt_url(attempt):
 
 @pytest.fixture
 def concept_attempt(loaded_bank, candidate):
-    return Attempt.objects.create(user=candidate, question=loaded_bank["concept"], answer_text="Copies <b>sum</b> to 2n", confidence=4)
+    return Attempt.objects.create(
+        user=candidate, question=loaded_bank["concept"], answer_text="Copies <b>sum</b> to 2n", confidence=4
+    )
 
 
 @pytest.mark.django_db
@@ -46,7 +48,12 @@ def test_out_of_range_rubric_points_are_refused(candidate_client, concept_attemp
 @pytest.mark.django_db
 def test_numeric_result_shows_expected_value_and_explanation(candidate_client, loaded_bank, candidate):
     attempt = Attempt.objects.create(
-        user=candidate, question=loaded_bank["numeric"], numeric_input="4 GiB", numeric_correct=True, score=1.0, confidence=3
+        user=candidate,
+        question=loaded_bank["numeric"],
+        numeric_input="4 GiB",
+        numeric_correct=True,
+        score=1.0,
+        confidence=3,
     )
     html = candidate_client.get(attempt_url(attempt)).content.decode()
     assert "<h2>Correct</h2>" in html
@@ -59,20 +66,35 @@ def test_numeric_result_shows_expected_value_and_explanation(candidate_client, l
 @pytest.mark.django_db
 def test_a_unit_slip_is_named_on_a_wrong_numeric_answer(candidate_client, loaded_bank, candidate):
     slipped = Attempt.objects.create(
-        user=candidate, question=loaded_bank["numeric"], numeric_input="4 MiB", numeric_correct=False, score=0.0, confidence=3
+        user=candidate,
+        question=loaded_bank["numeric"],
+        numeric_input="4 MiB",
+        numeric_correct=False,
+        score=0.0,
+        confidence=3,
     )
     html = " ".join(candidate_client.get(attempt_url(slipped)).content.decode().split())
     assert "<h2>Not quite</h2>" in html
     assert "<strong>Your answer is 1/1,024 of the expected value:</strong>" not in html  # 1,024 is not a power of 1,000
     assert 'class="unit-slip"' not in html
     thousandfold = Attempt.objects.create(
-        user=candidate, question=loaded_bank["numeric"], numeric_input="4.295e12", numeric_correct=False, score=0.0, confidence=3
+        user=candidate,
+        question=loaded_bank["numeric"],
+        numeric_input="4.295e12",
+        numeric_correct=False,
+        score=0.0,
+        confidence=3,
     )
     html = " ".join(candidate_client.get(attempt_url(thousandfold)).content.decode().split())
     assert "<strong>Your answer is 1,000 times the expected value:</strong> most likely a unit that slipped" in html
     assert "A bare number is read in bytes;" in html
     right = Attempt.objects.create(
-        user=candidate, question=loaded_bank["numeric"], numeric_input="4 GiB", numeric_correct=True, score=1.0, confidence=3
+        user=candidate,
+        question=loaded_bank["numeric"],
+        numeric_input="4 GiB",
+        numeric_correct=True,
+        score=1.0,
+        confidence=3,
     )
     assert 'class="unit-slip"' not in candidate_client.get(attempt_url(right)).content.decode()
 

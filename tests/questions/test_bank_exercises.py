@@ -2,6 +2,7 @@
 sandbox, in check mode (correctness only, on the check sizes and edge cases), and
 must not be accepted; each new exercise's model solution must be. The wrong answers
 are the ones the exercise texts warn about, so the texts and the grader agree."""
+
 import shutil
 import textwrap
 
@@ -15,9 +16,20 @@ from submissions.states import Verdict
 pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
 
 NEW_EXERCISES = (
-    "softmax-rows", "top-k-indices", "group-by-sum", "csr-matvec", "parse-int-csv",
-    "stable-variance", "max-drawdown", "count-at-most", "rle-decode", "join-lookup",
-    "chunked-squared-distance", "rolling-window-max", "box-filter-integral-image", "first-occurrences",
+    "softmax-rows",
+    "top-k-indices",
+    "group-by-sum",
+    "csr-matvec",
+    "parse-int-csv",
+    "stable-variance",
+    "max-drawdown",
+    "count-at-most",
+    "rle-decode",
+    "join-lookup",
+    "chunked-squared-distance",
+    "rolling-window-max",
+    "box-filter-integral-image",
+    "first-occurrences",
 )
 
 
@@ -353,6 +365,4 @@ def test_an_edge_case_rejects_argpartition_every_time():
     exec(exercise.files["reference.py"], reference)
     wrong = {}
     exec(textwrap.dedent(WRONG_ANSWERS["argpartition: the right set, in no order"][1]), wrong)
-    assert any(
-        not np.array_equal(wrong["top_k"](*case), reference["top_k"](*case)) for case in inputs["edge_cases"]()
-    )
+    assert any(not np.array_equal(wrong["top_k"](*case), reference["top_k"](*case)) for case in inputs["edge_cases"]())

@@ -5,6 +5,7 @@ check sizes and edge cases and reject each plausible wrong answer on at least on
 of them. This checks the algorithms and the contracts, not speed or device
 placement; docs/bank.md lists these exercises as unverified on hardware, and
 scripts/gpu_check.sh grades them on a GPU."""
+
 import importlib.util
 import sys
 import textwrap
@@ -19,8 +20,13 @@ from questions.loader import default_bank_dir, read_bank
 #: Exercises whose code uses only CuPy's NumPy-compatible API (fused-axpy-relu
 #: compiles a CUDA kernel, which a stand-in cannot run).
 NUMPY_COMPATIBLE = (
-    "batch-host-to-gpu-uploads", "gpu-softmax-rows", "gpu-histogram-bincount", "gpu-stream-compaction",
-    "gpu-batched-matmul", "gpu-sum-without-syncs", "gpu-cumsum-scan",
+    "batch-host-to-gpu-uploads",
+    "gpu-softmax-rows",
+    "gpu-histogram-bincount",
+    "gpu-stream-compaction",
+    "gpu-batched-matmul",
+    "gpu-sum-without-syncs",
+    "gpu-cumsum-scan",
 )
 
 WRONG_ANSWERS = {

@@ -1,5 +1,6 @@
 """The beginner's order ("Start here"): every question's place follows from its topic,
 tags, difficulty and kind, and the list and the home page offer it."""
+
 import pytest
 from django.urls import reverse
 
@@ -15,8 +16,13 @@ COST = "Performance Cost Optimization & Resource Efficiency"
 
 def make(title, topic, difficulty, kind, tags=()):
     return Question.objects.create(
-        slug=title.lower().replace(" ", "-"), title=title, topic=topic, difficulty=difficulty, kind=kind,
-        tags=list(tags), prompt=f"{title}?",
+        slug=title.lower().replace(" ", "-"),
+        title=title,
+        topic=topic,
+        difficulty=difficulty,
+        kind=kind,
+        tags=list(tags),
+        prompt=f"{title}?",
     )
 
 
@@ -37,10 +43,17 @@ def mixed_bank(db):
 
 
 EXPECTED = [
-    "Foundation easy concept", "Foundation easy numeric", "Foundation easy coding", "Foundation hard concept",
-    "Algo easy concept", "Algo easy coding", "Algo medium numeric",  # the CPU material of the topic, easy to hard
-    "Algo GPU easy concept", "Algo CUDA medium concept",  # then its GPU material
-    "Cost easy concept", "Cost hard coding",
+    "Foundation easy concept",
+    "Foundation easy numeric",
+    "Foundation easy coding",
+    "Foundation hard concept",
+    "Algo easy concept",
+    "Algo easy coding",
+    "Algo medium numeric",  # the CPU material of the topic, easy to hard
+    "Algo GPU easy concept",
+    "Algo CUDA medium concept",  # then its GPU material
+    "Cost easy concept",
+    "Cost hard coding",
 ]
 
 
@@ -85,9 +98,17 @@ def test_every_topic_of_the_bank_has_a_place_in_the_order():
 @pytest.mark.parametrize(
     ("tags", "gpu"),
     [
-        (["gpu-kernels", "reduction"], True), (["cupy"], True), (["cuda"], True), (["cuda-streams"], True),
-        (["gpudirect"], True), (["gpu"], True),
-        (["numpy", "caches"], False), ([], False), (None, False), (["scuda"], False), (["cudax"], False),
+        (["gpu-kernels", "reduction"], True),
+        (["cupy"], True),
+        (["cuda"], True),
+        (["cuda-streams"], True),
+        (["gpudirect"], True),
+        (["gpu"], True),
+        (["numpy", "caches"], False),
+        ([], False),
+        (None, False),
+        (["scuda"], False),
+        (["cudax"], False),
     ],
 )
 def test_gpu_material_is_told_by_its_tags(tags, gpu):
@@ -114,25 +135,38 @@ def test_the_home_page_counts_and_first_step_follow_a_change_to_the_bank(client,
 def test_start_here_begins_with_the_tracks_and_the_default_list_with_cpu_material_easy_first(client, mixed_bank):
     """Issue 32: "Start here" opened on a question that sorted first by title, and the default
     list on a GPU exercise no CPU-only install can grade."""
-    Track.objects.create(slug="first-steps", name="First steps", position=0,
-                         question_slugs=["algo-easy-coding", "cost-easy-concept"])
+    Track.objects.create(
+        slug="first-steps", name="First steps", position=0, question_slugs=["algo-easy-coding", "cost-easy-concept"]
+    )
     on_tracks = ["Algo easy coding", "Cost easy concept"]
     assert titles(client.get(BROWSE, {"order": "start"})) == on_tracks + [t for t in EXPECTED if t not in on_tracks]
     assert browsing.bank_summary().first_question.title == "Algo easy coding"
     assert titles(client.get(BROWSE)) == [
-        "Algo easy coding", "Algo easy concept", "Algo medium numeric",
-        "Algo GPU easy concept", "Algo CUDA medium concept",
-        "Cost easy concept", "Cost hard coding",
-        "Foundation easy coding", "Foundation easy concept", "Foundation easy numeric", "Foundation hard concept",
+        "Algo easy coding",
+        "Algo easy concept",
+        "Algo medium numeric",
+        "Algo GPU easy concept",
+        "Algo CUDA medium concept",
+        "Cost easy concept",
+        "Cost hard coding",
+        "Foundation easy coding",
+        "Foundation easy concept",
+        "Foundation easy numeric",
+        "Foundation hard concept",
     ]
 
 
 def test_the_list_marks_exercises_graded_on_a_gpu(client, mixed_bank):
     for title, target in (("Algo easy coding", "gpu"), ("Cost hard coding", "cpu")):
         ExerciseVersion.objects.create(
-            question=Question.objects.get(title=title), number=1,
-            spec={"target": target, "entry_point": "f", "sizes": [1]}, content_hash=title,
-            reference_code="", starter_code="", inputs_code="", solution_code="",
+            question=Question.objects.get(title=title),
+            number=1,
+            spec={"target": target, "entry_point": "f", "sizes": [1]},
+            content_hash=title,
+            reference_code="",
+            starter_code="",
+            inputs_code="",
+            solution_code="",
         )
     cards = client.get(BROWSE).content.decode().split('<li class="card">')[1:]
     marked = [card.split("</a></h2>")[0].rsplit(">", 1)[1] for card in cards if "badge-gpu" in card]

@@ -1,4 +1,5 @@
 """Calibration maths: mean score per confidence level and the overall error."""
+
 import pytest
 
 from questions.models import Attempt

@@ -1,4 +1,5 @@
 """dump_bank writes the canonical files; load -> dump -> load -> dump is lossless."""
+
 import filecmp
 
 import pytest
@@ -7,12 +8,35 @@ from django.core.management import call_command
 from questions.models import ExerciseVersion, Question
 
 QUESTION_COLUMNS = (
-    "slug", "title", "topic", "tags", "difficulty", "kind", "prompt", "sample_answer", "explanation", "hints",
-    "rubric", "answer_value", "answer_unit", "tolerance", "source_path", "content_hash", "extra", "retired_at",
+    "slug",
+    "title",
+    "topic",
+    "tags",
+    "difficulty",
+    "kind",
+    "prompt",
+    "sample_answer",
+    "explanation",
+    "hints",
+    "rubric",
+    "answer_value",
+    "answer_unit",
+    "tolerance",
+    "source_path",
+    "content_hash",
+    "extra",
+    "retired_at",
 )
 VERSION_COLUMNS = (
-    "question__slug", "number", "spec", "reference_code", "starter_code", "inputs_code", "solution_code",
-    "check_code", "content_hash",
+    "question__slug",
+    "number",
+    "spec",
+    "reference_code",
+    "starter_code",
+    "inputs_code",
+    "solution_code",
+    "check_code",
+    "content_hash",
 )
 
 
@@ -36,10 +60,18 @@ def same_files(left, right):
 
 @pytest.mark.django_db
 def test_round_trip_is_lossless(small_bank, tmp_path):
-    small_bank.exercise(slug="checked-squares", files={"check.py": "def check(expected, got, args):\n    return True, ''\n"})
-    small_bank.concept(slug="with-extras", source="notes", sections={
-        "Prompt": "Table:\n\n| a | b |\n|---|--:|\n| 1 | 2 |", "Sample answer": "s", "Explanation": "e",
-    })
+    small_bank.exercise(
+        slug="checked-squares", files={"check.py": "def check(expected, got, args):\n    return True, ''\n"}
+    )
+    small_bank.concept(
+        slug="with-extras",
+        source="notes",
+        sections={
+            "Prompt": "Table:\n\n| a | b |\n|---|--:|\n| 1 | 2 |",
+            "Sample answer": "s",
+            "Explanation": "e",
+        },
+    )
     call_command("load_bank", path=str(small_bank.root), skip_validation=True)
     first_rows = snapshot()
     first_dump, second_dump = tmp_path / "dump1", tmp_path / "dump2"

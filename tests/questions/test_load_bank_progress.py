@@ -1,6 +1,7 @@
 """load_bank says what it is doing while it grades new exercises (minutes on a first
 start): exercise k of n and what is being done to it, one line per exercise at most,
 on stderr (stdout keeps the summary that scripts read)."""
+
 import io
 
 import pytest
@@ -41,7 +42,10 @@ def test_on_a_terminal_the_status_line_is_rewritten_in_place(bank, fake_validati
     bank.exercise(slug="square-more")
     text = load_bank_stderr(bank.root, Terminal())
     erase = "\r\x1b[K"  # back to the line's start, erase it
-    assert f"{erase}Exercise 1 of 2: square-more: grading" in text and f"{erase}Exercise 2 of 2: square-values: grading" in text
+    assert (
+        f"{erase}Exercise 1 of 2: square-more: grading" in text
+        and f"{erase}Exercise 2 of 2: square-values: grading" in text
+    )
     assert "grading the model solution against the reference in the sandbox\n" not in text  # never left as a line
 
 

@@ -1,4 +1,5 @@
 """load_bank: creating, idempotency, edits, retiring and exercise versions."""
+
 import pytest
 from django.core.management import call_command
 

@@ -1,5 +1,6 @@
 """Bad bank files are rejected with their path and the reason. Strict loads (CI's) report
 every error together and load nothing; test_loader_partial.py has the default load."""
+
 import pytest
 from django.core.management import CommandError, call_command
 
@@ -27,7 +28,9 @@ class TestRejectedFiles:
     def test_missing_key(self, bank):
         front = concept_front()
         del front["title"]
-        bank.write("algorithmic-complexity/amortised-doubling.md", markdown(front, {"Prompt": "p", "Sample answer": "s"}))
+        bank.write(
+            "algorithmic-complexity/amortised-doubling.md", markdown(front, {"Prompt": "p", "Sample answer": "s"})
+        )
         assert_single_error(bank.root, "algorithmic-complexity/amortised-doubling.md", "missing key 'title'")
 
     def test_bad_difficulty(self, bank):
@@ -37,8 +40,10 @@ class TestRejectedFiles:
     def test_topic_must_come_from_the_one_list(self, bank):
         bank.concept(topic="GPU Programming")
         assert_single_error(
-            bank.root, "algorithmic-complexity/amortised-doubling.md",
-            "unknown topic 'GPU Programming'", "Algorithmic Complexity & Code-Level Optimization",
+            bank.root,
+            "algorithmic-complexity/amortised-doubling.md",
+            "unknown topic 'GPU Programming'",
+            "Algorithmic Complexity & Code-Level Optimization",
         )
 
     def test_bad_kind(self, bank):
@@ -48,7 +53,9 @@ class TestRejectedFiles:
     @pytest.mark.parametrize("size", [3, 9])
     def test_rubric_must_have_four_to_eight_points(self, bank, size):
         bank.concept(rubric=[f"point {n}" for n in range(size)])
-        assert_single_error(bank.root, "algorithmic-complexity/amortised-doubling.md", f"rubric has {size} items", "4 to 8")
+        assert_single_error(
+            bank.root, "algorithmic-complexity/amortised-doubling.md", f"rubric has {size} items", "4 to 8"
+        )
 
     @pytest.mark.parametrize("key", ["answer", "unit", "tolerance"])
     def test_numeric_needs_answer_unit_and_tolerance(self, bank, key):
@@ -63,7 +70,10 @@ class TestRejectedFiles:
 
     def test_duplicate_slug_across_files(self, bank):
         bank.concept()
-        bank.write("technical-foundation/amortised-doubling.md", bank.root.joinpath("algorithmic-complexity/amortised-doubling.md").read_text())
+        bank.write(
+            "technical-foundation/amortised-doubling.md",
+            bank.root.joinpath("algorithmic-complexity/amortised-doubling.md").read_text(),
+        )
         errors = errors_for(bank.root)
         assert any(
             "duplicate slug 'amortised-doubling'" in error and "algorithmic-complexity/amortised-doubling.md" in error
@@ -92,7 +102,10 @@ class TestRejectedFiles:
         assert_single_error(bank.root, "algorithmic-complexity/other-name.md", "does not match the name 'other-name'")
 
     def test_coding_question_must_be_a_folder(self, bank):
-        bank.write("algorithmic-complexity/square-values.md", markdown(concept_front("square-values", kind="coding"), CODING_SECTIONS))
+        bank.write(
+            "algorithmic-complexity/square-values.md",
+            markdown(concept_front("square-values", kind="coding"), CODING_SECTIONS),
+        )
         assert_single_error(bank.root, "algorithmic-complexity/square-values.md", "a coding exercise is a folder")
 
 
@@ -124,7 +137,9 @@ class TestRejectedExercises:
     def test_missing_required_key(self, bank):
         path = bank.exercise()
         question = path / "question.md"
-        question.write_text("\n".join(line for line in question.read_text().split("\n") if not line.startswith("entry_point:")))
+        question.write_text(
+            "\n".join(line for line in question.read_text().split("\n") if not line.startswith("entry_point:"))
+        )
         assert_single_error(bank.root, self.FOLDER, "missing key 'entry_point'")
 
     def test_missing_code_file(self, bank):

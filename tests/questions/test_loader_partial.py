@@ -1,6 +1,7 @@
 """A broken bank entry is left out, named with its problem, and the rest of the bank
 still loads, so one bad file cannot keep the site from starting. `--strict` (CI's) keeps
 the all-or-nothing load; a bank with nothing loadable still fails."""
+
 import io
 
 import pytest
@@ -51,7 +52,10 @@ def test_an_exercise_that_fails_validation_is_left_out_and_the_rest_loads(bank, 
 
 def test_the_second_of_two_entries_with_one_slug_is_left_out(bank):
     bank.concept()
-    bank.write("technical-foundation/amortised-doubling.md", (bank.root / "algorithmic-complexity/amortised-doubling.md").read_text())
+    bank.write(
+        "technical-foundation/amortised-doubling.md",
+        (bank.root / "algorithmic-complexity/amortised-doubling.md").read_text(),
+    )
     _, err = run_load_bank(bank.root, "--skip-validation")
     assert "duplicate slug 'amortised-doubling'" in err
     assert Question.objects.get().source_path == "algorithmic-complexity/amortised-doubling.md"

@@ -1,4 +1,5 @@
 """Numeric answers: units converted with pint, counts compared as plain numbers."""
+
 import dataclasses
 
 import pytest
@@ -117,7 +118,10 @@ def test_an_unreadable_answer_is_never_correct():
         ("   ", "Enter a number, with a unit if you like."),
         (None, "Enter a number, with a unit if you like."),
         ("1e400", "Enter a finite number."),
-        ("banana", "Could not read 'banana' as a number with an optional unit (e.g. 4 GiB, 4294967296, 3.2e9 bytes or 150 ms)."),
+        (
+            "banana",
+            "Could not read 'banana' as a number with an optional unit (e.g. 4 GiB, 4294967296, 3.2e9 bytes or 150 ms).",
+        ),
     ]:
         result = check(raw)
         assert result == NumericCheck(error=error) and not result.ok and not result.correct
@@ -143,7 +147,9 @@ def test_a_decimal_comma_is_refused_not_read_as_thousands(raw):
     assert "a comma may only separate thousands (as in 1,000,000). Write a decimal with a point (1.5)." in result.error
 
 
-@pytest.mark.parametrize("raw, value", [("1,000", 1000), ("12,345.5", 12345.5), ("-1,000,000", -1e6), ("+1,000e3", 1e6), ("999", 999)])
+@pytest.mark.parametrize(
+    "raw, value", [("1,000", 1000), ("12,345.5", 12345.5), ("-1,000,000", -1e6), ("+1,000e3", 1e6), ("999", 999)]
+)
 def test_commas_grouping_thousands_are_read(raw, value):
     assert check(raw, answer=value, unit="copies").value == value
 
@@ -159,6 +165,12 @@ def test_a_wrong_answer_off_by_a_power_of_a_thousand_is_called_a_unit_slip():
     assert unit_slip(1.112, 1.112, 0.02) is None  # right answers slipped nothing
     assert unit_slip(1.05e3, 1.0, 0.01) is None  # 1,050 is 1.05 thousand: outside the tolerance
     assert unit_slip(1.005e3, 1.0, 0.01) == 1000  # inside it
-    assert unit_slip(0.0, 1.0, 0.01) is None and unit_slip(5.0, 0.0, 0.01) is None and unit_slip(None, 1.0, 0.01) is None
+    assert (
+        unit_slip(0.0, 1.0, 0.01) is None and unit_slip(5.0, 0.0, 0.01) is None and unit_slip(None, 1.0, 0.01) is None
+    )
     assert (slip_words(1000), slip_words(1000**3), slip_words(0.001), slip_words(1e-6)) == (
-        "1,000 times", "1,000,000,000 times", "1/1,000 of", "1/1,000,000 of")
+        "1,000 times",
+        "1,000,000,000 times",
+        "1/1,000 of",
+        "1/1,000,000 of",
+    )

@@ -2,6 +2,7 @@
 help text says which, with examples of that kind), unit names in any case where case
 means nothing, kept where it does (b is a bit, B a byte), times as "6.4x", rates
 "per second", and the unit read named when it was converted."""
+
 import pytest
 from django.urls import reverse
 
@@ -32,7 +33,8 @@ def test_a_case_sensitive_name_that_fits_keeps_its_meaning():
 def test_help_names_the_unit_and_its_examples_agree():
     assert answer_help("GiB") == (
         "A bare number is read in GiB (so 64 means 64 GiB). Or give a unit: 4 GiB, 512 mib or 3.2e9 bytes. "
-        "B is a byte and b a bit (8 Gib is 1 GiB); a name all in lower case (gib) is read as bytes.")
+        "B is a byte and b a bit (8 Gib is 1 GiB); a name all in lower case (gib) is read as bytes."
+    )
     assert answer_help("copies") == "A bare number is read in copies (so 64 means 64 copies)."
     assert answer_help("times") == "A bare number is read in times (so 64 means 64 times). 64x means the same."
     assert check("64x", answer=64, unit="times").correct
@@ -58,29 +60,48 @@ def test_times_are_written_with_x_as_the_sample_answers_write_them(raw):
     assert check(raw, answer=6.4, unit="times").correct, raw
 
 
-@pytest.mark.parametrize("raw", ["25 GB/s", "25 GB per s", "25 GB per second", "25 GB/sec", "25 gb/s", "25 GB/S", "25 GB per Second"])
+@pytest.mark.parametrize(
+    "raw", ["25 GB/s", "25 GB per s", "25 GB per second", "25 GB/sec", "25 gb/s", "25 GB/S", "25 GB per Second"]
+)
 def test_rates_are_read_however_people_write_per_second(raw):
     assert check(raw, answer=25_000, unit="MB/s").correct, raw
 
 
-@pytest.mark.parametrize("raw", ["100 requests/s", "100 requests per second", "100 requests/sec", "100 request per s", "100/s", "100 per second"])
+@pytest.mark.parametrize(
+    "raw",
+    ["100 requests/s", "100 requests per second", "100 requests/sec", "100 request per s", "100/s", "100 per second"],
+)
 def test_count_rates_are_read_however_people_write_per_second(raw):
     assert check(raw, answer=100, unit="requests/s").correct, raw
 
 
 def test_a_count_rate_refuses_another_count():
-    assert check("100 commits/s", answer=100, unit="requests/s").error == "Expected a number of requests/s, got 'commits/s'."
+    assert (
+        check("100 commits/s", answer=100, unit="requests/s").error
+        == "Expected a number of requests/s, got 'commits/s'."
+    )
 
 
 @pytest.mark.parametrize(
     ("raw", "gib"),
-    [("8 Gib", 1), ("8 GiB", 8), ("8 GIB", 8), ("8 gib", 8), ("8 Gibit", 1), ("8 gibit", 1), ("8192 Mib", 1), ("8192 MiB", 8)],
+    [
+        ("8 Gib", 1),
+        ("8 GiB", 8),
+        ("8 GIB", 8),
+        ("8 gib", 8),
+        ("8 Gibit", 1),
+        ("8 gibit", 1),
+        ("8192 Mib", 1),
+        ("8192 MiB", 8),
+    ],
 )
 def test_b_is_a_bit_and_B_a_byte_whenever_the_name_shows_case(raw, gib):
     assert check(raw, unit="GiB").value == pytest.approx(gib), raw
 
 
-@pytest.mark.parametrize(("raw", "gb"), [("8 Gb", 1), ("8 GB", 8), ("8 gb", 8), ("8000 Mb", 1), ("8000 MB", 8), ("8 Gbit", 1)])
+@pytest.mark.parametrize(
+    ("raw", "gb"), [("8 Gb", 1), ("8 GB", 8), ("8 gb", 8), ("8000 Mb", 1), ("8000 MB", 8), ("8 Gbit", 1)]
+)
 def test_decimal_bits_and_bytes_keep_their_case(raw, gb):
     assert check(raw, unit="GB").value == pytest.approx(gb), raw
 
@@ -92,14 +113,20 @@ def test_seconds_are_read_in_any_case(raw):
 
 @pytest.mark.parametrize(
     ("raw", "unit", "read"),
-    [("8 Gib", "GiB", "gibibits"), ("150 Ms", "ms", "megaseconds"), ("25 GB per second", "MB/s", "gigabytes per second"),
-     ("2 s", "ms", "seconds")],
+    [
+        ("8 Gib", "GiB", "gibibits"),
+        ("150 Ms", "ms", "megaseconds"),
+        ("25 GB per second", "MB/s", "gigabytes per second"),
+        ("2 s", "ms", "seconds"),
+    ],
 )
 def test_a_converted_unit_is_named(raw, unit, read):
     assert check(raw, unit=unit).unit_read == read
 
 
-@pytest.mark.parametrize(("raw", "unit"), [("8 GiB", "GiB"), ("8 gib", "GiB"), ("8", "GiB"), ("6.4x", "times"), ("100/s", "requests/s")])
+@pytest.mark.parametrize(
+    ("raw", "unit"), [("8 GiB", "GiB"), ("8 gib", "GiB"), ("8", "GiB"), ("6.4x", "times"), ("100/s", "requests/s")]
+)
 def test_the_questions_own_unit_is_not_named(raw, unit):
     assert check(raw, unit=unit).unit_read == ""
 

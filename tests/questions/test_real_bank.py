@@ -1,5 +1,6 @@
 """The real bank in questions/bank/ loads (content is written separately; this
 checks it is all valid, big enough, and on the one topic list)."""
+
 import pytest
 from django.core.management import call_command
 

@@ -1,4 +1,5 @@
 """Author Markdown -> safe HTML: maths, highlighted code, and nothing dangerous."""
+
 from html.parser import HTMLParser
 
 import pytest

@@ -1,5 +1,6 @@
 """Tracks: read from tracks.yaml by load_bank (unknown slugs are errors), and each
 person's progress on the track page and the home page."""
+
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
@@ -96,8 +97,12 @@ def test_an_accepted_submission_solves_a_coding_item(tracked_bank, candidate_cli
 
     coding = Question.objects.get(slug="square-values")
     Submission.objects.create(
-        user=candidate, exercise=coding.current_exercise(), code="x", purpose=Purpose.PRACTICE,
-        status=Status.DONE, verdict=Verdict.ACCEPTED,
+        user=candidate,
+        exercise=coding.current_exercise(),
+        code="x",
+        purpose=Purpose.PRACTICE,
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
     )
     html = candidate_client.get(reverse("questions:track", args=["code"])).content.decode()
     assert "You solved 1 of 1" in html and "Track complete." in html

@@ -1,5 +1,6 @@
 """An exercise's declared work (front matter `work`): a tiny formula language in n,
 parsed with ast and never evaluated by Python; load_bank checks it."""
+
 import pytest
 
 from grader.work import BadFormula, check_work, evaluate
@@ -11,8 +12,15 @@ from .test_loader_errors import assert_single_error
 
 @pytest.mark.parametrize(
     ("formula", "n", "value"),
-    [("16*n", 1000, 16000.0), ("3 * n + 2", 10, 32.0), ("n**2", 30, 900.0), ("8*n*(n-1)/2", 4, 48.0),
-     ("2.5e1 * n", 2, 50.0), (0, 5, 0.0), ("-(-n)", 3, 3.0)],
+    [
+        ("16*n", 1000, 16000.0),
+        ("3 * n + 2", 10, 32.0),
+        ("n**2", 30, 900.0),
+        ("8*n*(n-1)/2", 4, 48.0),
+        ("2.5e1 * n", 2, 50.0),
+        (0, 5, 0.0),
+        ("-(-n)", 3, 3.0),
+    ],
 )
 def test_formulas_in_n(formula, n, value):
     assert evaluate(formula, n) == value
@@ -67,9 +75,11 @@ def test_load_bank_keeps_work_and_dump_writes_it_back(bank, tmp_path):
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("work", "fragment"),
-    [({"bytes": "open('x')", "flops": "n"}, "may use only n, numbers"),
-     ({"bytes": "16*n"}, "'work': 'work' must be a mapping with exactly the keys bytes and flops"),
-     ({"bytes": "n - 1000", "flops": "n"}, "not a finite, non-negative number at n = 100")],
+    [
+        ({"bytes": "open('x')", "flops": "n"}, "may use only n, numbers"),
+        ({"bytes": "16*n"}, "'work': 'work' must be a mapping with exactly the keys bytes and flops"),
+        ({"bytes": "n - 1000", "flops": "n"}, "not a finite, non-negative number at n = 100"),
+    ],
 )
 def test_load_bank_refuses_bad_work(bank, work, fragment):
     bank.exercise(work=work)

@@ -1,5 +1,6 @@
 """The admin's room pages load for a superuser; a room is read-only there but for its
 invitation's expiry, and the invitation token is never shown."""
+
 import pytest
 from django.urls import reverse
 

@@ -1,4 +1,5 @@
 """A person's interview rooms: in their data export, and listed on "Your interview rooms"."""
+
 import pytest
 from django.urls import reverse
 

@@ -1,6 +1,7 @@
 """A real OpenID Connect provider (django-oauth-toolkit, provider_site.py) running in its
 own process on 127.0.0.1 for this directory's tests, with an RSA signing key made here,
 and an organisation whose single sign-on points at it."""
+
 import pytest
 
 from sso import services as sso
@@ -36,6 +37,14 @@ def acme(owner):
 @pytest.fixture
 def acme_sso(acme, owner, oidc_provider):
     """Acme's single sign-on through the test provider, covering acme.test, joining new members."""
-    return sso.configure(acme, actor=owner, issuer=oidc_provider.issuer, client_id=CLIENT_ID,
-                         client_secret=CLIENT_SECRET, domains=["acme.test"], enabled=True, required=False,
-                         join_as_member=True)
+    return sso.configure(
+        acme,
+        actor=owner,
+        issuer=oidc_provider.issuer,
+        client_id=CLIENT_ID,
+        client_secret=CLIENT_SECRET,
+        domains=["acme.test"],
+        enabled=True,
+        required=False,
+        join_as_member=True,
+    )

@@ -1,6 +1,7 @@
 """Start the test OpenID Connect provider (provider_server.py) and act as a person at it.
 
 Used by tests/sso (conftest.py) and the browser test tests/e2e/test_sso_flow.py."""
+
 import contextlib
 import json
 import subprocess
@@ -28,8 +29,9 @@ PROVIDER_USERS = [
 
 def rsa_key_pem():
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption()).decode()
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
 
 
 class Provider:
@@ -45,9 +47,16 @@ class Provider:
         with requests.Session() as browser:
             login_url = f"{urlsplit(self.issuer)._replace(path='/accounts/login/').geturl()}"
             browser.get(login_url, timeout=10)
-            signed_in = browser.post(login_url, timeout=10, allow_redirects=False, data={
-                "username": username, "password": PASSWORD, "csrfmiddlewaretoken": browser.cookies["csrftoken"],
-            })
+            signed_in = browser.post(
+                login_url,
+                timeout=10,
+                allow_redirects=False,
+                data={
+                    "username": username,
+                    "password": PASSWORD,
+                    "csrfmiddlewaretoken": browser.cookies["csrftoken"],
+                },
+            )
             assert signed_in.status_code == 302, signed_in.text
             answer = browser.get(authorize_url, timeout=10, allow_redirects=False)
         assert answer.status_code == 302, answer.text
@@ -63,8 +72,10 @@ def running_provider(folder, redirect_uri):
     keys in `folder`."""
     (folder / "signing.pem").write_text(rsa_key_pem())
     setup = {
-        "users": [{"username": name, "email": email, "password": PASSWORD, "email_verified": verified}
-                  for name, email, verified in PROVIDER_USERS],
+        "users": [
+            {"username": name, "email": email, "password": PASSWORD, "email_verified": verified}
+            for name, email, verified in PROVIDER_USERS
+        ],
         "clients": [{"client_id": CLIENT_ID, "client_secret": CLIENT_SECRET, "redirect_uri": redirect_uri}],
     }
     (folder / "setup.json").write_text(json.dumps(setup))
@@ -74,8 +85,9 @@ def running_provider(folder, redirect_uri):
         "PROVIDER_PUBLISHED_KEY_FILE": str(folder / "published.pem"),
         "PATH": "/usr/bin:/bin",
     }
-    process = subprocess.Popen([sys.executable, str(SERVER), str(folder / "setup.json")], env=environment,
-                               stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER), str(folder / "setup.json")], env=environment, stdout=subprocess.PIPE, text=True
+    )
     try:
         line = process.stdout.readline()
         assert line.startswith("PORT "), f"the provider did not start (exit code {process.poll()})"

@@ -6,6 +6,7 @@ email, email_verified}) and clients ({client_id, client_secret, redirect_uri}). 
 server creates them, prints "PORT <n>" on one line when it serves, and runs until
 killed.
 """
+
 import json
 import os
 import sys
@@ -45,17 +46,23 @@ def create(setup):
             user.groups.add(unverified)
     for client in setup["clients"]:
         Application.objects.create(
-            name=client["client_id"], client_id=client["client_id"], client_secret=client["client_secret"],
-            client_type=Application.CLIENT_CONFIDENTIAL, authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
-            redirect_uris=client["redirect_uri"], algorithm=Application.RS256_ALGORITHM, skip_authorization=True,
+            name=client["client_id"],
+            client_id=client["client_id"],
+            client_secret=client["client_secret"],
+            client_type=Application.CLIENT_CONFIDENTIAL,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE,
+            redirect_uris=client["redirect_uri"],
+            algorithm=Application.RS256_ALGORITHM,
+            skip_authorization=True,
         )
 
 
 def main(setup_path):
     call_command("migrate", verbosity=0)
     create(json.loads(Path(setup_path).read_text()))
-    server = make_server("127.0.0.1", 0, get_wsgi_application(), server_class=ThreadingServer,
-                         handler_class=QuietHandler)
+    server = make_server(
+        "127.0.0.1", 0, get_wsgi_application(), server_class=ThreadingServer, handler_class=QuietHandler
+    )
     print(f"PORT {server.server_port}", flush=True)
     server.serve_forever()
 

@@ -1,4 +1,5 @@
 """The test provider's URLs and its two customisations (provider_site.py says why)."""
+
 import json
 import os
 from pathlib import Path

@@ -1,4 +1,5 @@
 """The admin's single sign-on pages load for a superuser, read-only, and never show the client secret."""
+
 import pytest
 from django.urls import reverse
 

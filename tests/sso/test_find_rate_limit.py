@@ -1,5 +1,6 @@
 """Looking up an address's single sign-on at /sso/ tells whether its domain uses it, so the
 look-ups are limited per client address (sso/ratelimits.py), with a 429 page past the rate."""
+
 import pytest
 from django.core.cache import cache
 
@@ -22,7 +23,9 @@ def isolated_cache(settings):
 @pytest.fixture(autouse=True)
 def acme_provider(owner):
     provider = IdentityProvider.objects.create(
-        organisation=teams.create_organisation(owner, "Acme"), issuer="https://id.acme.test", client_id="hotpath",
+        organisation=teams.create_organisation(owner, "Acme"),
+        issuer="https://id.acme.test",
+        client_id="hotpath",
         client_secret_sealed=seal("secret"),
     )
     ClaimedDomain.objects.create(provider=provider, name="acme.test")

@@ -1,5 +1,6 @@
 """The owner's single sign-on settings: only the owner edits them, the client secret is
 sealed and never shown again, a domain is one organisation's, only https providers."""
+
 import pytest
 
 from sso import sealing
@@ -10,8 +11,14 @@ from teams.models import Membership, Role
 
 pytestmark = pytest.mark.django_db
 
-FORM = {"issuer": "https://127.0.0.1:9/realms/acme", "client_id": "hotpath", "client_secret": "s3cret-value",
-        "domains": "acme.test, @Acme.Example\n", "enabled": "on", "required": "on"}
+FORM = {
+    "issuer": "https://127.0.0.1:9/realms/acme",
+    "client_id": "hotpath",
+    "client_secret": "s3cret-value",
+    "domains": "acme.test, @Acme.Example\n",
+    "enabled": "on",
+    "required": "on",
+}
 
 
 def test_the_owner_saves_a_provider_and_the_secret_is_never_shown_again(client, acme, owner, settings):
@@ -38,8 +45,17 @@ def test_plain_http_and_another_organisations_domain_are_refused(client, acme, o
     assert "must start with https://" in response.text
     rival = make_user("rival")
     other = teams.create_organisation(rival, "Rival")
-    sso.configure(other, actor=rival, issuer="https://127.0.0.1:9/rival", client_id="x", client_secret="y",
-                  domains=["acme.test"], enabled=True, required=False, join_as_member=False)
+    sso.configure(
+        other,
+        actor=rival,
+        issuer="https://127.0.0.1:9/rival",
+        client_id="x",
+        client_secret="y",
+        domains=["acme.test"],
+        enabled=True,
+        required=False,
+        join_as_member=False,
+    )
     response = client.post("/teams/org/acme/sso/", FORM)
     assert "acme.test is already covered by another organisation" in response.text
     assert not IdentityProvider.objects.filter(organisation=acme).exists()

@@ -1,5 +1,6 @@
 """Signing in through an organisation's identity provider: a real OpenID Connect
 provider (conftest.py), the site's own views, the whole redirect flow."""
+
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -55,7 +56,8 @@ def test_first_sign_in_creates_a_verified_member_and_the_next_one_finds_it(clien
 
 
 def test_an_account_that_verified_the_address_is_linked_and_an_unverified_one_is_not(
-        client, acme_sso, oidc_provider, make_user):
+    client, acme_sso, oidc_provider, make_user
+):
     acme_sso.join_as_member = False
     acme_sso.save()
     bob = make_user("bob-here", email="bob@acme.test")
@@ -97,28 +99,50 @@ def test_a_deactivated_account_is_not_signed_in(client, acme_sso, oidc_provider,
     assert signed_in_user(client) is None
 
 
-@pytest.mark.parametrize(("username", "message"), [
-    ("unverified", "has not verified unverified@acme.test"),
-    ("outsider", "outsider@elsewhere.test is not in a domain Acme covers (acme.test)"),
-])
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("unverified", "has not verified unverified@acme.test"),
+        ("outsider", "outsider@elsewhere.test is not in a domain Acme covers (acme.test)"),
+    ],
+)
 def test_an_address_the_provider_did_not_verify_or_outside_the_domains_is_refused(
-        client, acme_sso, oidc_provider, username, message):
+    client, acme_sso, oidc_provider, username, message
+):
     response = sign_in(client, oidc_provider, username)
     assert message in error_text(response)
     assert signed_in_user(client) is None
 
 
 def test_a_wrong_client_secret_is_named(client, owner, acme_sso, oidc_provider):
-    sso.configure(acme_sso.organisation, actor=owner, issuer=oidc_provider.issuer, client_id=CLIENT_ID,
-                  client_secret="wrong", domains=["acme.test"], enabled=True, required=False, join_as_member=True)
+    sso.configure(
+        acme_sso.organisation,
+        actor=owner,
+        issuer=oidc_provider.issuer,
+        client_id=CLIENT_ID,
+        client_secret="wrong",
+        domains=["acme.test"],
+        enabled=True,
+        required=False,
+        join_as_member=True,
+    )
     response = sign_in(client, oidc_provider, "alice")
     assert "did not accept Hotpath's client id and secret" in error_text(response)
     assert signed_in_user(client) is None
 
 
 def test_a_provider_that_is_down_is_named(client, owner, acme):
-    sso.configure(acme, actor=owner, issuer="http://127.0.0.1:9/o", client_id=CLIENT_ID, client_secret="secret",
-                  domains=["acme.test"], enabled=True, required=False, join_as_member=True)
+    sso.configure(
+        acme,
+        actor=owner,
+        issuer="http://127.0.0.1:9/o",
+        client_id=CLIENT_ID,
+        client_secret="secret",
+        domains=["acme.test"],
+        enabled=True,
+        required=False,
+        join_as_member=True,
+    )
     response = client.get("/sso/acme/go/")
     assert response["Location"] == "/sso/acme/"
     assert "could not be reached" in error_text(response)

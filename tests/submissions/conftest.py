@@ -1,5 +1,6 @@
 """The tiny exercise of tests/grader/conftest.py as database rows, and a stand-in for the
 queue. Tests elsewhere import these fixtures from here."""
+
 import pytest
 
 from questions.models import ExerciseVersion, Kind, Question

@@ -1,4 +1,5 @@
 """Staff admin for submissions: visible, read-only."""
+
 from django.urls import reverse
 
 from submissions.models import Submission

@@ -5,6 +5,7 @@ process that submits (manage.py shell), the worker that grades, and the poller.
 The database is a file (SQLite under the default settings) or, when the suite
 runs with DATABASE_URL=postgres://..., a database of this test's own on that
 server, so it works under both CI configurations."""
+
 import json
 import os
 import shutil
@@ -83,9 +84,27 @@ def environment(shared_database_url, tmp_path):
 def worker(environment, tmp_path):
     log = open(tmp_path / "worker.log", "wb")
     process = subprocess.Popen(
-        [str(CELERY), "-A", "interview_platform", "worker", "-Q", "cpu", "-c", "1", "-P", "solo",
-         "--loglevel", "INFO", "-n", f"e2e-{uuid.uuid4().hex[:8]}@%h"],
-        cwd=REPO, env=environment, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            str(CELERY),
+            "-A",
+            "interview_platform",
+            "worker",
+            "-Q",
+            "cpu",
+            "-c",
+            "1",
+            "-P",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "-n",
+            f"e2e-{uuid.uuid4().hex[:8]}@%h",
+        ],
+        cwd=REPO,
+        env=environment,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     yield process
     os.killpg(process.pid, signal.SIGTERM)

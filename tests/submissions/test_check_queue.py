@@ -1,5 +1,6 @@
 """Quick checks have a queue of their own (`check`) and a worker slot kept for them,
 so a check never waits behind full gradings (issue 15, item 6)."""
+
 import importlib.util
 from pathlib import Path
 
@@ -50,7 +51,10 @@ def test_make_run_keeps_a_worker_for_quick_checks_alone():
 
 def test_compose_keeps_a_worker_for_quick_checks_alone():
     services_ = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
-    workers = {name: queue_option(service["command"]) for name, service in services_.items()
-               if "worker" in (service.get("command") or []) and "-Q" in service["command"]}
+    workers = {
+        name: queue_option(service["command"])
+        for name, service in services_.items()
+        if "worker" in (service.get("command") or []) and "-Q" in service["command"]
+    }
     assert {"check"} in workers.values(), workers
     assert "cpu" in workers["worker-cpu"]

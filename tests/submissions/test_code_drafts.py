@@ -1,5 +1,6 @@
 """The learner's code is kept: autosaved per exercise and user, kept on every
 submission, restored on the exercise page, and "edit again" from a submission."""
+
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
@@ -14,7 +15,9 @@ CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
 
 @pytest.fixture(autouse=True)
 def isolated_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "code-drafts"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "code-drafts"}
+    }
     cache.clear()
 
 
@@ -27,13 +30,15 @@ def exercise_page(client, exercise_version):
     return client.get(exercise_version.question.get_absolute_url())
 
 
-
 def test_starter_first_then_the_autosaved_draft(candidate_client, candidate, exercise_version):
     page = exercise_page(candidate_client, exercise_version)
     assert "# Return x * 3 + 1, faster than a loop." in page.content.decode()
     assert "no-store" in page["Cache-Control"]  # Back re-fetches the page, and so shows the latest draft
 
-    response = candidate_client.post(reverse("questions:save_draft", args=[exercise_version.question.slug]), {"text": "def scale(x):\n    return 0\n"})
+    response = candidate_client.post(
+        reverse("questions:save_draft", args=[exercise_version.question.slug]),
+        {"text": "def scale(x):\n    return 0\n"},
+    )
     assert response.status_code == 200 and response.json()["saved"] is True
 
     html = exercise_page(candidate_client, exercise_version).content.decode()
@@ -67,7 +72,9 @@ def test_submitting_keeps_the_code_even_when_refused(candidate_client, candidate
 
 
 def test_edit_again_loads_a_submission_into_the_editor(candidate_client, candidate, exercise_version):
-    old = Submission.objects.create(user=candidate, exercise=exercise_version, code="def scale(x):\n    return x * 3 + 1  # old\n")
+    old = Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="def scale(x):\n    return x * 3 + 1  # old\n"
+    )
     Draft.objects.create(user=candidate, question=exercise_version.question, text="# something newer\n")
     detail = candidate_client.get(old.get_absolute_url()).content.decode()
     edit_url = reverse("submissions:edit_again", args=[old.pk])

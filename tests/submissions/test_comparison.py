@@ -1,6 +1,7 @@
 """Did the change help? An accepted answer's page compares it with the learner's
 previous accepted answer graded alike, and says "faster" or "slower" only when
 the two 95% intervals do not overlap."""
+
 from datetime import timedelta
 
 import pytest
@@ -21,15 +22,43 @@ START = timezone.now() - timedelta(days=1)
 def grade(candidate, exercise_version):
     made = []
 
-    def make(speedup, low, high, user=None, exercise=None, purpose=Purpose.PRACTICE, verdict=Verdict.ACCEPTED,
-             hardware="cpu", harness_version="1.9", code=None):
-        report = {"verdict": verdict, "message": "", "speedup": speedup, "speedup_ci": [low, high], "sizes": [],
-                  "peak_memory_bytes": None, "reference_peak_memory_bytes": None, "failure": None, "hint": "", "mode": "full",
-                  "hardware": hardware, "harness_version": harness_version}
+    def make(
+        speedup,
+        low,
+        high,
+        user=None,
+        exercise=None,
+        purpose=Purpose.PRACTICE,
+        verdict=Verdict.ACCEPTED,
+        hardware="cpu",
+        harness_version="1.9",
+        code=None,
+    ):
+        report = {
+            "verdict": verdict,
+            "message": "",
+            "speedup": speedup,
+            "speedup_ci": [low, high],
+            "sizes": [],
+            "peak_memory_bytes": None,
+            "reference_peak_memory_bytes": None,
+            "failure": None,
+            "hint": "",
+            "mode": "full",
+            "hardware": hardware,
+            "harness_version": harness_version,
+        }
         submission = Submission.objects.create(
-            user=user or candidate, exercise=exercise or exercise_version, status=Status.DONE,
+            user=user or candidate,
+            exercise=exercise or exercise_version,
+            status=Status.DONE,
             code=code or f"x = {len(made)}\n",  # another program each time, unless told
-            purpose=purpose, verdict=verdict, report=report, speedup=speedup, speedup_ci_low=low, speedup_ci_high=high,
+            purpose=purpose,
+            verdict=verdict,
+            report=report,
+            speedup=speedup,
+            speedup_ci_low=low,
+            speedup_ci_high=high,
             hardware=hardware,
         )
         # One minute apart, in the order made: the comparison looks back in time.
@@ -37,6 +66,7 @@ def grade(candidate, exercise_version):
         made.append(submission)
         submission.refresh_from_db()
         return submission
+
     return make
 
 
@@ -69,8 +99,14 @@ def test_the_latest_earlier_answer_is_the_one_compared(grade):
 
 def test_only_like_is_compared_with_like(grade, outsider, exercise_version):
     other_version = ExerciseVersion.objects.create(
-        question=exercise_version.question, number=2, spec=exercise_version.spec, reference_code="", starter_code="",
-        inputs_code="", solution_code="", content_hash="v2",
+        question=exercise_version.question,
+        number=2,
+        spec=exercise_version.spec,
+        reference_code="",
+        starter_code="",
+        inputs_code="",
+        solution_code="",
+        content_hash="v2",
     )
     grade(40.0, 38.0, 42.0, user=outsider)
     grade(40.0, 38.0, 42.0, exercise=other_version)
@@ -90,7 +126,9 @@ def test_the_page_says_faster_with_both_intervals_and_links_the_previous_answer(
     previous = grade(40.0, 38.0, 42.0)
     latest = grade(80.0, 76.0, 84.0)
     html = candidate_client.get(reverse("submissions:detail", args=[latest.pk])).content.decode()
-    section = html[html.index('id="against-previous-title"'):html.index("</section>", html.index('id="against-previous-title"'))]
+    section = html[
+        html.index('id="against-previous-title"') : html.index("</section>", html.index('id="against-previous-title"'))
+    ]
     text = " ".join(section.split())
     assert "<strong>2.00× faster</strong> than your previous accepted answer" in text
     assert f'<a href="/submissions/{previous.pk}/">submission {previous.pk}</a>' in text
@@ -115,8 +153,8 @@ def test_the_exercise_page_lists_each_previous_speedup_with_its_interval(candida
     grade(40.0, 38.0, 42.0)
     grade(None, None, None, purpose=Purpose.QUICK_CHECK)
     html = candidate_client.get(exercise_version.question.get_absolute_url()).content.decode()
-    table = html[html.index("Your previous submissions"):]
-    table = table[:table.index("</table>")]
+    table = html[html.index("Your previous submissions") :]
+    table = table[: table.index("</table>")]
     assert '<th scope="col" class="num">Speedup (95% CI)</th>' in table
     assert '<td class="num">40.0× <span class="muted">(38.0–42.0×)</span></td>' in table
     assert '<td class="num">–</td>' in table  # the quick check: no figure, no interval
@@ -126,8 +164,12 @@ def test_the_same_code_graded_again_is_called_the_same_code_whatever_the_interva
     """Graded twice on a busy machine, one program read 26.5x and 41.3x; with intervals
     apart, "the difference is your change" would have been false."""
     grade(26.5, 24.9, 30.0, code="import numpy as np\n\ndef transform(x):\n    return np.square(2.0 * x + 1.0)\n")
-    latest = grade(41.3, 38.0, 44.0, code="import numpy as np\n\n\ndef transform(values):  # tidied\n"
-                                         "    return np.square(2.0 * values + 1.0)\n")
+    latest = grade(
+        41.3,
+        38.0,
+        44.0,
+        code="import numpy as np\n\n\ndef transform(values):  # tidied\n    return np.square(2.0 * values + 1.0)\n",
+    )
     found = comparison.against_previous(latest)
     assert found.outcome == comparison.SAME_CODE and found.ratio == pytest.approx(41.3 / 26.5)
     text = " ".join(candidate_client.get(reverse("submissions:detail", args=[latest.pk])).content.decode().split())

@@ -1,5 +1,6 @@
 """A GPU exercise says when no GPU worker is online (the heartbeat in the cache),
 before anyone submits, and submitting is refused until one is."""
+
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
@@ -12,7 +13,9 @@ CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
 
 @pytest.fixture(autouse=True)
 def isolated_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "gpu-availability"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "gpu-availability"}
+    }
     cache.clear()
 
 
@@ -24,7 +27,7 @@ def gpu_exercise(exercise_version):
 
 
 def buttons(html):
-    return [line for line in html.splitlines() if 'type="submit"' in line and 'data-action=' in line]
+    return [line for line in html.splitlines() if 'type="submit"' in line and "data-action=" in line]
 
 
 def test_no_gpu_worker_warns_and_disables_submitting(candidate_client, gpu_exercise, monkeypatch):
@@ -34,7 +37,9 @@ def test_no_gpu_worker_warns_and_disables_submitting(candidate_client, gpu_exerc
     submit = reverse("submissions:submit", args=[gpu_exercise.question.slug])
     for message in (gpu_workers.NEVER_A_GPU_WORKER_MESSAGE, gpu_workers.NO_GPU_WORKER_MESSAGE):
         html = candidate_client.get(gpu_exercise.question.get_absolute_url()).content.decode()
-        assert message in html and ("once a GPU worker is back" in html) == (message == gpu_workers.NO_GPU_WORKER_MESSAGE)
+        assert message in html and ("once a GPU worker is back" in html) == (
+            message == gpu_workers.NO_GPU_WORKER_MESSAGE
+        )
         assert len(buttons(html)) == 2 and all(" disabled" in line for line in buttons(html))
         response = candidate_client.post(submit, {"code": CODE, "purpose": "practice"})
         assert response.status_code == 400 and message in response.content.decode()

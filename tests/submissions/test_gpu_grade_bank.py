@@ -1,6 +1,7 @@
 """scripts/gpu_grade_bank.py grades through the real harness as a plain child
 process where a GPU machine has no Docker engine. Its backend is tested here on
 a CPU exercise; the GPU exercises themselves run only on a GPU (gpu_check.sh)."""
+
 import importlib.util
 from pathlib import Path
 

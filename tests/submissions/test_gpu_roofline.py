@@ -3,6 +3,7 @@ GPU worker starts, held apart from the CPU's, and a hint in the GPU's terms. No 
 runs here: the benchmark's GPU mode runs on a stand-in `cupy` backed by NumPy that
 counts how often it is asked to wait for the device; scripts/gpu_check.sh runs the
 real one on a GPU host."""
+
 import json
 import logging
 import types
@@ -23,17 +24,28 @@ from submissions.states import Status, Verdict
 from .test_roofline import LIMITS as CPU_LIMITS
 
 GPU_LIMITS = {
-    "host": "grader-gpu-1", "device": "Test GPU 9000", "bandwidth_gbs": 4000.0, "copy_gbs": 3800.0, "triad_gbs": 4000.0,
-    "fresh_pass_gbs": 3700.0, "compute_gflops": 50000.0, "compute_dtype": "float32", "cupy": "13.0.0",
-    "measured_at": "2026-12-04T11:00:00+00:00", "command": "python manage.py measure_host --gpu",
+    "host": "grader-gpu-1",
+    "device": "Test GPU 9000",
+    "bandwidth_gbs": 4000.0,
+    "copy_gbs": 3800.0,
+    "triad_gbs": 4000.0,
+    "fresh_pass_gbs": 3700.0,
+    "compute_gflops": 50000.0,
+    "compute_dtype": "float32",
+    "cupy": "13.0.0",
+    "measured_at": "2026-12-04T11:00:00+00:00",
+    "command": "python manage.py measure_host --gpu",
 }
 AXPY = {"bytes": "8*n", "flops": "3*n"}  # float32 in, float32 out
 N = 16_000_000  # 128 MB to move: 32 us at the roof
 
 
 def accepted(time_s, reference_time_s=1.0):
-    return {"verdict": Verdict.ACCEPTED, "mode": "full",
-            "sizes": [{"size": N, "time_s": time_s, "reference_time_s": reference_time_s}]}
+    return {
+        "verdict": Verdict.ACCEPTED,
+        "mode": "full",
+        "sizes": [{"size": N, "time_s": time_s, "reference_time_s": reference_time_s}],
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -49,8 +61,9 @@ class StandInCupy(types.SimpleNamespace):
         super().__init__(__version__="0-stand-in", waits=0, dtypes=[])
         device = types.SimpleNamespace(id=0, synchronize=self._wait)
         properties = {0: {"name": b"Stand-in GPU"}}
-        self.cuda = types.SimpleNamespace(Device=lambda: device,
-                                          runtime=types.SimpleNamespace(getDeviceProperties=properties.__getitem__))
+        self.cuda = types.SimpleNamespace(
+            Device=lambda: device, runtime=types.SimpleNamespace(getDeviceProperties=properties.__getitem__)
+        )
 
     def _wait(self):
         self.waits += 1
@@ -64,12 +77,21 @@ class StandInCupy(types.SimpleNamespace):
 
 
 def test_the_benchmarks_gpu_mode_times_every_run_to_the_device_and_reports_the_device(monkeypatch, capsys):
-    for name, value in (("GPU_ARRAY_ELEMENTS", 1 << 14), ("GPU_MATRIX_SIDE", 32), ("STREAM_BUDGET_S", 0.0), ("COMPUTE_BUDGET_S", 0.0)):
+    for name, value in (
+        ("GPU_ARRAY_ELEMENTS", 1 << 14),
+        ("GPU_MATRIX_SIDE", 32),
+        ("STREAM_BUDGET_S", 0.0),
+        ("COMPUTE_BUDGET_S", 0.0),
+    ):
         monkeypatch.setattr(hostbench, name, value)
     cupy = StandInCupy()
     hostbench.main_gpu(cupy)
     figures = json.loads(capsys.readouterr().out)
-    assert figures["device"] == "Stand-in GPU" and figures["cupy"] == "0-stand-in" and figures["compute_dtype"] == "float32"
+    assert (
+        figures["device"] == "Stand-in GPU"
+        and figures["cupy"] == "0-stand-in"
+        and figures["compute_dtype"] == "float32"
+    )
     assert figures["bandwidth_gbs"] == max(figures["copy_gbs"], figures["triad_gbs"]) > 0
     assert figures["fresh_pass_gbs"] > 0 and figures["compute_gflops"] > 0
     # Three streaming kernels and the product, each timed over at least STREAM_REPEATS /
@@ -86,10 +108,15 @@ def test_a_gpu_exercise_is_held_to_the_devices_roofs_not_the_cpus():
     figures = roofline.for_report({"target": "gpu", "work": AXPY}, accepted(0.000064))
     assert figures["target"] == "gpu" and figures["host"]["device"] == "Test GPU 9000"
     assert figures["sizes"][-1]["submission"]["bandwidth_fraction"] == pytest.approx(0.5)
-    assert "At size 16,000,000 you are at 50% of this GPU's memory bandwidth (2,000 GB/s of 4,000 GB/s measured)" in figures["hint"]
+    assert (
+        "At size 16,000,000 you are at 50% of this GPU's memory bandwidth (2,000 GB/s of 4,000 GB/s measured)"
+        in figures["hint"]
+    )
     assert "fuse the steps into one kernel" in figures["hint"] and "about 2.0 times" in figures["hint"]
     # The same report on a CPU exercise reads the CPU's roofs.
-    assert roofline.for_report({"work": AXPY}, accepted(0.000064))["host"]["bandwidth_gbs"] == CPU_LIMITS["bandwidth_gbs"]
+    assert (
+        roofline.for_report({"work": AXPY}, accepted(0.000064))["host"]["bandwidth_gbs"] == CPU_LIMITS["bandwidth_gbs"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -98,7 +125,11 @@ def test_a_gpu_exercise_is_held_to_the_devices_roofs_not_the_cpus():
         (0.00004, AXPY, ["at 80% of this GPU's memory bandwidth", "fewer passes over memory"]),
         (0.00001, AXPY, ["at 320% of this GPU's memory bandwidth", "fits in the GPU's L2 cache"]),
         (0.01, AXPY, ["at 0.32% of this GPU's memory bandwidth", "many small kernel launches", "one call"]),
-        (0.01, {"bytes": "4*n", "flops": "4096*n"}, ["at 13% of this GPU's float32 compute peak", "fewer, larger operations"]),
+        (
+            0.01,
+            {"bytes": "4*n", "flops": "4096*n"},
+            ["at 13% of this GPU's float32 compute peak", "fewer, larger operations"],
+        ),
     ],
 )
 def test_the_gpu_hint_speaks_of_kernels_and_the_device(time_s, work, words):
@@ -122,7 +153,9 @@ def test_without_a_sandbox_that_can_reach_a_gpu_the_measurement_fails_with_the_r
 def test_the_gpu_worker_measures_its_device_before_it_takes_work(monkeypatch, caplog):
     calls = []
     monkeypatch.setattr(gpu_worker, "detect_gpu", lambda: "Stand-in GPU")
-    monkeypatch.setattr(host_limits, "measure_and_store", lambda target: calls.append(("measure", target)) or {**GPU_LIMITS})
+    monkeypatch.setattr(
+        host_limits, "measure_and_store", lambda target: calls.append(("measure", target)) or {**GPU_LIMITS}
+    )
     monkeypatch.setattr(gpu_worker.current_app, "worker_main", lambda argv: calls.append(("worker", argv[2])))
     monkeypatch.setattr(gpu_worker.Heartbeat, "start", lambda self: None)
     monkeypatch.setattr(gpu_worker.Heartbeat, "stop", lambda self: None)
@@ -138,13 +171,29 @@ def test_the_grade_command_and_the_page_name_the_gpu(candidate_client, candidate
     command = GradeCommand(stdout=out)
     command.stdout = OutputWrapper(out)
     command.print_roofline(figures)
-    assert "Roofline on Test GPU 9000 (GPU): memory 4,000 GB/s, compute 50,000 GFLOP/s in float32 (measured 2026-12-04T11:00)" in out.getvalue()
+    assert (
+        "Roofline on Test GPU 9000 (GPU): memory 4,000 GB/s, compute 50,000 GFLOP/s in float32 (measured 2026-12-04T11:00)"
+        in out.getvalue()
+    )
 
-    report = {**accepted(0.000064), "message": "Correct on every input.", "speedup": 15000.0, "speedup_ci": [14000.0, 16000.0],
-              "peak_memory_bytes": 1, "reference_peak_memory_bytes": 1, "hardware": "Test GPU 9000", "failure": None,
-              "roofline": figures}
+    report = {
+        **accepted(0.000064),
+        "message": "Correct on every input.",
+        "speedup": 15000.0,
+        "speedup_ci": [14000.0, 16000.0],
+        "peak_memory_bytes": 1,
+        "reference_peak_memory_bytes": 1,
+        "hardware": "Test GPU 9000",
+        "failure": None,
+        "roofline": figures,
+    }
     submission = Submission.objects.create(
-        user=candidate, exercise=exercise_version, code="x = 1\n", status=Status.DONE, verdict=Verdict.ACCEPTED, report=report
+        user=candidate,
+        exercise=exercise_version,
+        code="x = 1\n",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        report=report,
     )
     html = candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
     assert "How close to this GPU's limits" in html and "Test GPU 9000" in html and "float32 matrix product" in html

@@ -1,4 +1,5 @@
 """manage.py gpu_worker refuses to start without a CUDA device that CuPy can see."""
+
 import importlib.util
 
 import pytest
@@ -9,4 +10,3 @@ from django.core.management import CommandError, call_command
 def test_refuses_without_cupy(db):
     with pytest.raises(CommandError, match="CuPy is not installed"):
         call_command("gpu_worker")
-

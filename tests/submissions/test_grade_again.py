@@ -1,5 +1,6 @@
 """'Grade this code again' on a learner's own accepted practice answer: the same code,
 another grading, with every rule a submission has (services.grade_again)."""
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -18,8 +19,14 @@ BUTTON = "Grade this code again"
 def graded(candidate, exercise_version):
     def make(verdict=Verdict.ACCEPTED, speedup=3.0, purpose=Purpose.PRACTICE, user=candidate):
         return Submission.objects.create(
-            user=user, exercise=exercise_version, code=CODE, purpose=purpose, status=Status.DONE, verdict=verdict,
-            speedup=speedup, hardware="cpu",
+            user=user,
+            exercise=exercise_version,
+            code=CODE,
+            purpose=purpose,
+            status=Status.DONE,
+            verdict=verdict,
+            speedup=speedup,
+            hardware="cpu",
         )
 
     return make
@@ -29,7 +36,9 @@ def grade_again(client, submission):
     return client.post(reverse("submissions:grade_again", args=[submission.pk]), follow=True)
 
 
-def test_an_accepted_answer_is_graded_again_as_the_same_program(candidate_client, graded, queued, django_capture_on_commit_callbacks):
+def test_an_accepted_answer_is_graded_again_as_the_same_program(
+    candidate_client, graded, queued, django_capture_on_commit_callbacks
+):
     first = graded()
     assert BUTTON in candidate_client.get(first.get_absolute_url()).content.decode()
 
@@ -38,7 +47,12 @@ def test_an_accepted_answer_is_graded_again_as_the_same_program(candidate_client
 
     again = Submission.objects.latest("id")
     assert again.pk != first.pk and response.redirect_chain == [(again.get_absolute_url(), 302)]
-    assert (again.user, again.exercise, again.code, again.purpose) == (first.user, first.exercise, CODE, Purpose.PRACTICE)
+    assert (again.user, again.exercise, again.code, again.purpose) == (
+        first.user,
+        first.exercise,
+        CODE,
+        Purpose.PRACTICE,
+    )
     assert again.program == first.program and again.status == Status.QUEUED
     assert [args for args, _ in queued] == [[again.pk]]
 
@@ -46,18 +60,27 @@ def test_an_accepted_answer_is_graded_again_as_the_same_program(candidate_client
 def test_it_grades_on_the_exercises_current_version(candidate_client, graded, exercise_version, queued):
     first = graded()
     newer = ExerciseVersion.objects.create(
-        question=exercise_version.question, number=2, spec=exercise_version.spec, reference_code=exercise_version.reference_code,
-        starter_code="", inputs_code=exercise_version.inputs_code, solution_code="", content_hash="tiny-2",
+        question=exercise_version.question,
+        number=2,
+        spec=exercise_version.spec,
+        reference_code=exercise_version.reference_code,
+        starter_code="",
+        inputs_code=exercise_version.inputs_code,
+        solution_code="",
+        content_hash="tiny-2",
     )
     grade_again(candidate_client, first)
     assert Submission.objects.latest("id").exercise == newer
 
 
-@pytest.mark.parametrize("fields", [
-    {"verdict": Verdict.WRONG_ANSWER, "speedup": None},
-    {"verdict": Verdict.ACCEPTED, "speedup": None},
-    {"purpose": Purpose.QUICK_CHECK, "speedup": None},
-])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"verdict": Verdict.WRONG_ANSWER, "speedup": None},
+        {"verdict": Verdict.ACCEPTED, "speedup": None},
+        {"purpose": Purpose.QUICK_CHECK, "speedup": None},
+    ],
+)
 def test_only_an_answer_with_figures_offers_it(candidate_client, graded, queued, fields):
     submission = graded(**fields)
     assert BUTTON not in candidate_client.get(submission.get_absolute_url()).content.decode()
@@ -95,5 +118,8 @@ def test_a_refusal_is_said_on_the_answers_page(candidate_client, candidate, grad
     Submission.objects.filter(status=Status.QUEUED).delete()
     exercise_version.question.retired_at = timezone.now()
     exercise_version.question.save()
-    assert "This exercise takes no more submissions: it was retired." in grade_again(candidate_client, first).content.decode()
+    assert (
+        "This exercise takes no more submissions: it was retired."
+        in grade_again(candidate_client, first).content.decode()
+    )
     assert list(Submission.objects.all()) == [first]

@@ -1,4 +1,5 @@
 """manage.py grade: synchronous grading from the command line."""
+
 import json
 import shutil
 from io import StringIO
@@ -10,7 +11,9 @@ from django.core.management import CommandError, call_command
 from .conftest import TINY_FILES, WRONG_ANSWER, needs_harness
 
 pytestmark = [pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed"), needs_harness]
-BANK_SOLUTION = Path(__file__).resolve().parents[2] / "questions/bank/algorithmic-complexity/python-loop-to-numpy/solution.py"
+BANK_SOLUTION = (
+    Path(__file__).resolve().parents[2] / "questions/bank/algorithmic-complexity/python-loop-to-numpy/solution.py"
+)
 
 
 def run(*args):

@@ -1,5 +1,6 @@
 """grader.grading without a sandbox: the job and limits the host builds, and what
 it reports from a sandbox run. The real-harness runs are in test_grading.py."""
+
 import dataclasses
 
 import pytest
@@ -24,8 +25,13 @@ def sandbox_result(**fields):
 def version(check_code=""):
     """An ExerciseVersion as the database holds one (unsaved: nothing here needs a row)."""
     return ExerciseVersion(
-        question=Question(slug="tiny-scale"), number=1, spec=dict(TINY_SPEC), reference_code=TINY_FILES["reference.py"],
-        inputs_code=TINY_FILES["inputs.py"], solution_code=TINY_FILES["solution.py"], starter_code=TINY_FILES["starter.py"],
+        question=Question(slug="tiny-scale"),
+        number=1,
+        spec=dict(TINY_SPEC),
+        reference_code=TINY_FILES["reference.py"],
+        inputs_code=TINY_FILES["inputs.py"],
+        solution_code=TINY_FILES["solution.py"],
+        starter_code=TINY_FILES["starter.py"],
         check_code=check_code,
     )
 
@@ -37,8 +43,10 @@ def test_an_exercise_version_keeps_every_file_and_its_check():
     checked = grading.as_exercise(version(check_code="def check(expected, got, args):\n    return True, ''\n"))
     assert checked.slug == "tiny-scale" and checked.spec == TINY_SPEC and checked.target == "cpu"
     assert checked.files == {
-        "reference.py": TINY_FILES["reference.py"], "inputs.py": TINY_FILES["inputs.py"],
-        "solution.py": TINY_FILES["solution.py"], "starter.py": TINY_FILES["starter.py"],
+        "reference.py": TINY_FILES["reference.py"],
+        "inputs.py": TINY_FILES["inputs.py"],
+        "solution.py": TINY_FILES["solution.py"],
+        "starter.py": TINY_FILES["starter.py"],
         "check.py": "def check(expected, got, args):\n    return True, ''\n",
     }
     assert "check.py" not in grading.as_exercise(version(check_code="  \n")).files
@@ -70,18 +78,30 @@ def test_grading_refuses_a_bad_mode_or_an_incomplete_exercise_before_any_sandbox
 
 
 def test_limits_default_when_absent_and_are_clamped_on_both_sides():
-    assert grading.exercise_limits({}) == {"time_s": 60, "memory_mb": 1024, "processes": 32, "output_kb": 256, "disk_mb": 64}
+    assert grading.exercise_limits({}) == {
+        "time_s": 60,
+        "memory_mb": 1024,
+        "processes": 32,
+        "output_kb": 256,
+        "disk_mb": 64,
+    }
     assert grading.exercise_limits({"limits": None}) == grading.exercise_limits({})
     huge = {key: 10**9 for key in grading.DEFAULT_LIMITS}
     assert grading.exercise_limits({"limits": huge}) == {
-        "time_s": 600, "memory_mb": 8192, "processes": 256, "output_kb": 4096, "disk_mb": 1024,
+        "time_s": 600,
+        "memory_mb": 8192,
+        "processes": 256,
+        "output_kb": 4096,
+        "disk_mb": 1024,
     }
     zero = {key: 0 for key in grading.DEFAULT_LIMITS}
     assert grading.exercise_limits({"limits": zero}) == {key: 1 for key in grading.DEFAULT_LIMITS}
 
 
 def test_sandbox_limits_in_bytes_and_seconds():
-    limits = grading.sandbox_limits({"time_s": 40, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16}, cpus=2.0)
+    limits = grading.sandbox_limits(
+        {"time_s": 40, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16}, cpus=2.0
+    )
     assert (limits.wall_time_s, limits.cpu_time_s, limits.cpus) == (60, 120.0, 2.0)
     assert limits.memory_bytes == 512 * 1024 * 1024 and limits.disk_bytes == 16 * 1024 * 1024
     assert limits.output_bytes == 64 * 1024 and limits.processes == 16
@@ -99,9 +119,17 @@ def test_job_in_full_and_check_mode():
     exercise = grading.Exercise("tiny", dict(TINY_SPEC), dict(TINY_FILES))
     full = grading.build_job(exercise, "full")
     assert full == {
-        "slug": "tiny", "mode": "full", "entry_point": "scale", "sizes": [2000, 8000], "check_sizes": [100],
-        "edge_sizes": [0, 1], "tolerance": {"rtol": 1e-12, "atol": 0.0}, "repeats": 3, "target": "cpu",
-        "allowed_imports": ["numpy", "math"], "graded_on": ["time"],
+        "slug": "tiny",
+        "mode": "full",
+        "entry_point": "scale",
+        "sizes": [2000, 8000],
+        "check_sizes": [100],
+        "edge_sizes": [0, 1],
+        "tolerance": {"rtol": 1e-12, "atol": 0.0},
+        "repeats": 3,
+        "target": "cpu",
+        "allowed_imports": ["numpy", "math"],
+        "graded_on": ["time"],
         "limits": {"time_s": 40, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16},
     }
     check = grading.build_job(exercise, "check")
@@ -138,31 +166,56 @@ def test_without_a_signed_report_the_sandbox_measures_peak_memory(tiny_exercise)
     unsigned = grading.interpret(sandbox_result(timed_out=True, peak_memory_bytes=7 * 2**20), None, tiny_exercise, JOB)
     assert unsigned["peak_memory_bytes"] == 7 * 2**20
     signed = {"verdict": Verdict.ACCEPTED, "peak_memory_bytes": None}
-    assert grading.interpret(sandbox_result(peak_memory_bytes=7 * 2**20), signed, tiny_exercise, JOB)["peak_memory_bytes"] is None
+    assert (
+        grading.interpret(sandbox_result(peak_memory_bytes=7 * 2**20), signed, tiny_exercise, JOB)["peak_memory_bytes"]
+        is None
+    )
     measured = {"verdict": Verdict.ACCEPTED, "peak_memory_bytes": 3 * 2**20}
-    assert grading.interpret(sandbox_result(peak_memory_bytes=7 * 2**20), measured, tiny_exercise, JOB)["peak_memory_bytes"] == 3 * 2**20
+    assert (
+        grading.interpret(sandbox_result(peak_memory_bytes=7 * 2**20), measured, tiny_exercise, JOB)[
+            "peak_memory_bytes"
+        ]
+        == 3 * 2**20
+    )
 
 
 def test_a_signed_report_keeps_its_own_figures_and_message(tiny_exercise):
-    signed = {"verdict": Verdict.WRONG_ANSWER, "message": "Wrong value at index [3]", "sizes": [{"size": 10}], "speedup": None}
-    report = grading.interpret(sandbox_result(oom_killed=True), signed, tiny_exercise, {"mode": "check", "limits": JOB["limits"]})
+    signed = {
+        "verdict": Verdict.WRONG_ANSWER,
+        "message": "Wrong value at index [3]",
+        "sizes": [{"size": 10}],
+        "speedup": None,
+    }
+    report = grading.interpret(
+        sandbox_result(oom_killed=True), signed, tiny_exercise, {"mode": "check", "limits": JOB["limits"]}
+    )
     assert report["verdict"] == Verdict.WRONG_ANSWER  # an OOM kill does not rewrite a wrong answer
-    assert report["message"] == "Wrong value at index [3]" and report["sizes"] == [{"size": 10}] and report["mode"] == "check"
+    assert (
+        report["message"] == "Wrong value at index [3]"
+        and report["sizes"] == [{"size": 10}]
+        and report["mode"] == "check"
+    )
     assert set(report) == {*grading.REPORT_KEYS, "mode"} and report["failure"] is None
 
 
 def test_signed_runtime_error_or_rejection_after_an_oom_kill_is_a_memory_limit(tiny_exercise):
     for verdict in (Verdict.RUNTIME_ERROR, Verdict.REJECTED):
-        report = grading.interpret(sandbox_result(oom_killed=True), {"verdict": verdict, "message": "killed"}, tiny_exercise, JOB)
+        report = grading.interpret(
+            sandbox_result(oom_killed=True), {"verdict": verdict, "message": "killed"}, tiny_exercise, JOB
+        )
         assert report["verdict"] == Verdict.MEMORY_LIMIT
         assert report["message"] == grading.learner_message(Verdict.MEMORY_LIMIT, JOB["limits"])
-    plain = grading.interpret(sandbox_result(), {"verdict": Verdict.RUNTIME_ERROR, "message": "boom"}, tiny_exercise, JOB)
+    plain = grading.interpret(
+        sandbox_result(), {"verdict": Verdict.RUNTIME_ERROR, "message": "boom"}, tiny_exercise, JOB
+    )
     assert plain["verdict"] == Verdict.RUNTIME_ERROR and plain["message"] == "boom"
 
 
 def test_the_sandbox_limit_hit_first_decides_the_verdict(tiny_exercise):
     def verdict(**fields):
-        return grading.interpret(sandbox_result(exit_code=None, signal=9, **fields), None, tiny_exercise, JOB)["verdict"]
+        return grading.interpret(sandbox_result(exit_code=None, signal=9, **fields), None, tiny_exercise, JOB)[
+            "verdict"
+        ]
 
     assert verdict(timed_out=True, oom_killed=True, output_exceeded=True) == Verdict.TIME_LIMIT
     assert verdict(oom_killed=True, output_exceeded=True) == Verdict.MEMORY_LIMIT
@@ -196,12 +249,19 @@ def test_gpu_reports_carry_the_gpu_that_graded_them():
     assert hardware({}) == "gpu"
     assert hardware({"hardware": "G" * 200}) == "G" * 80
     cpu = grading.Exercise("tiny", dict(TINY_SPEC), dict(TINY_FILES))
-    assert grading.interpret(sandbox_result(), {"verdict": Verdict.ACCEPTED, "hardware": "NVIDIA L4"}, cpu, JOB)["hardware"] == "cpu"
+    assert (
+        grading.interpret(sandbox_result(), {"verdict": Verdict.ACCEPTED, "hardware": "NVIDIA L4"}, cpu, JOB)[
+            "hardware"
+        ]
+        == "cpu"
+    )
 
 
 def test_learner_messages_say_how_the_process_ended():
     limits = JOB["limits"]
-    assert grading.learner_message(Verdict.REJECTED, limits, sandbox_result(exit_code=None, signal=9)).endswith("(exit signal 9).")
+    assert grading.learner_message(Verdict.REJECTED, limits, sandbox_result(exit_code=None, signal=9)).endswith(
+        "(exit signal 9)."
+    )
     assert grading.learner_message(Verdict.REJECTED, limits, sandbox_result(exit_code=2)).endswith("(exit code 2).")
     assert grading.learner_message(Verdict.REJECTED, limits).endswith("(exit unknown).")
     assert "40 s" in grading.learner_message(Verdict.TIME_LIMIT, limits)

@@ -1,5 +1,6 @@
 """Live progress: the worker keeps the harness's latest phase in the cache, the
 status endpoint and the page show it, `manage.py grade` draws it on a terminal."""
+
 import io
 
 import pytest
@@ -22,7 +23,9 @@ TIMING = {"phase": "timing", "size_index": 2, "sizes": 3, "pair": 5, "pairs": 21
 
 @pytest.fixture(autouse=True)
 def isolated_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "grader-progress"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "grader-progress"}
+    }
     cache.clear()
 
 
@@ -136,7 +139,9 @@ def test_a_real_grading_stores_its_phases_and_clears_them(candidate, exercise_ve
         original(self, latest)
 
     monkeypatch.setattr(progress.ProgressStore, "_write", spy)
-    submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE, purpose=Purpose.PRACTICE)
+    submission = Submission.objects.create(
+        user=candidate, exercise=exercise_version, code=CODE, purpose=Purpose.PRACTICE
+    )
     graded = lifecycle.run_grading(submission.pk)
     phases = [entry["phase"] for entry in written]
     assert graded.status == Status.DONE and phases[0] == "starting"

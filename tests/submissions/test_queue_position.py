@@ -1,4 +1,5 @@
 """queue_position: the place fair ordering gives a queued submission (the API's progress)."""
+
 from submissions.models import Submission
 from submissions.services import queueing
 from submissions.states import Status
@@ -12,7 +13,9 @@ def test_position_follows_fair_ordering(candidate, outsider, exercise_version):
 
 
 def test_running_work_still_counts_in_its_owners_backlog(candidate, outsider, exercise_version):
-    running = Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n", status=Status.RUNNING)
+    running = Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="x = 1\n", status=Status.RUNNING
+    )
     second = Submission.objects.create(user=candidate, exercise=exercise_version, code="x = 1\n")
     other = Submission.objects.create(user=outsider, exercise=exercise_version, code="x = 1\n")
     assert queueing.queue_position(running) is None

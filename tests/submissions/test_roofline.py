@@ -1,5 +1,6 @@
 """Roofline feedback: the host's limits measured on the runner's CPU, per-size GB/s
 and GFLOP/s for both sides against them, the hint built from them, the page's chart."""
+
 import json
 import logging
 import os
@@ -18,18 +19,33 @@ from submissions.states import Status, Verdict
 from .conftest import TINY_FILES, needs_harness
 
 LIMITS = {
-    "host": "grader-1", "cpu_model": "Test CPU 3000", "cpu": 1, "logical_cpus": 2, "bandwidth_gbs": 10.0,
-    "copy_gbs": 9.0, "triad_gbs": 10.0, "fresh_pass_gbs": 5.0, "compute_gflops": 20.0, "measured_at": "2026-12-03T15:00:00+00:00",
-    "command": "python manage.py measure_host", "transparent_huge_pages": "madvise", "shmem_huge_pages": "within_size",
+    "host": "grader-1",
+    "cpu_model": "Test CPU 3000",
+    "cpu": 1,
+    "logical_cpus": 2,
+    "bandwidth_gbs": 10.0,
+    "copy_gbs": 9.0,
+    "triad_gbs": 10.0,
+    "fresh_pass_gbs": 5.0,
+    "compute_gflops": 20.0,
+    "measured_at": "2026-12-03T15:00:00+00:00",
+    "command": "python manage.py measure_host",
+    "transparent_huge_pages": "madvise",
+    "shmem_huge_pages": "within_size",
 }
 WORK = {"bytes": "16*n", "flops": "3*n"}
 N = 1_000_000  # 16 MB to move and 3 MFLOP to do
 
 
 def accepted(time_s, reference_time_s, size=N, mode="full"):
-    return {"verdict": Verdict.ACCEPTED, "mode": mode,
-            "sizes": [{"size": size // 8, "time_s": time_s / 8, "reference_time_s": reference_time_s / 8},
-                      {"size": size, "time_s": time_s, "reference_time_s": reference_time_s}]}
+    return {
+        "verdict": Verdict.ACCEPTED,
+        "mode": mode,
+        "sizes": [
+            {"size": size // 8, "time_s": time_s / 8, "reference_time_s": reference_time_s / 8},
+            {"size": size, "time_s": time_s, "reference_time_s": reference_time_s},
+        ],
+    }
 
 
 @pytest.fixture(autouse=True)
@@ -42,9 +58,15 @@ def test_per_size_figures_for_both_sides_against_the_hosts_roofs():
     figures = roofline.for_report({"work": WORK}, accepted(0.004, 0.4), LIMITS)
     largest = figures["sizes"][-1]
     assert (largest["bytes"], largest["flops"]) == (16e6, 3e6)
-    assert largest["submission"]["gbs"] == pytest.approx(4.0) and largest["submission"]["bandwidth_fraction"] == pytest.approx(0.4)
-    assert largest["submission"]["gflops"] == pytest.approx(0.75) and largest["submission"]["compute_fraction"] == pytest.approx(0.0375)
-    assert largest["reference"]["gbs"] == pytest.approx(0.04) and largest["reference"]["bandwidth_fraction"] == pytest.approx(0.004)
+    assert largest["submission"]["gbs"] == pytest.approx(4.0) and largest["submission"][
+        "bandwidth_fraction"
+    ] == pytest.approx(0.4)
+    assert largest["submission"]["gflops"] == pytest.approx(0.75) and largest["submission"][
+        "compute_fraction"
+    ] == pytest.approx(0.0375)
+    assert largest["reference"]["gbs"] == pytest.approx(0.04) and largest["reference"][
+        "bandwidth_fraction"
+    ] == pytest.approx(0.004)
     assert figures["sizes"][0]["size"] == N // 8 and figures["sizes"][0]["submission"]["gbs"] == pytest.approx(4.0)
     assert figures["host"]["cpu_model"] == "Test CPU 3000" and figures["work"] == WORK
     assert figures["ridge_flops_per_byte"] == pytest.approx(2.0)
@@ -54,11 +76,26 @@ def test_per_size_figures_for_both_sides_against_the_hosts_roofs():
     ("time_s", "words"),
     [
         (0.0019, ["you are at 84% of this machine's memory bandwidth", "fewer passes over memory, not faster ones"]),
-        (0.004, ["at 40% of this machine's memory bandwidth", "about what one pass that writes a new array reaches",
-                 "(5 GB/s measured", "little left to gain"]),
+        (
+            0.004,
+            [
+                "at 40% of this machine's memory bandwidth",
+                "about what one pass that writes a new array reaches",
+                "(5 GB/s measured",
+                "little left to gain",
+            ],
+        ),
         (0.0039, ["at 41% of this machine's memory bandwidth", "about what one pass that writes a new array reaches"]),
-        (0.0041, ["at 39% of this machine's memory bandwidth", "about 2.6 times", "Each extra pass costs time",
-                  "Even one fused pass that writes a new array reaches 5 GB/s here", "Count the passes"]),
+        (
+            0.0041,
+            [
+                "at 39% of this machine's memory bandwidth",
+                "about 2.6 times",
+                "Each extra pass costs time",
+                "Even one fused pass that writes a new array reaches 5 GB/s here",
+                "Count the passes",
+            ],
+        ),
         (0.024, ["at 7% of this machine's memory bandwidth", "about 15 times", "Each extra pass costs time"]),
         (0.079, ["at 2% of this machine's memory bandwidth", "about 49 times", "Each extra pass costs time"]),
         (0.081, ["at 2% of this machine's memory bandwidth", "about 51 times", "per-element work in Python"]),
@@ -89,7 +126,10 @@ def test_the_grade_command_prints_the_roofs_and_each_sides_rates():
     command.stdout = OutputWrapper(out)
     command.print_roofline(roofline.for_report({"work": WORK}, accepted(0.8, 1.0), LIMITS))
     text = out.getvalue()
-    assert "Roofline on Test CPU 3000 (CPU 1): memory 10 GB/s, compute 20 GFLOP/s on one core (measured 2026-12-03T15:00)" in text
+    assert (
+        "Roofline on Test CPU 3000 (CPU 1): memory 10 GB/s, compute 20 GFLOP/s on one core (measured 2026-12-03T15:00)"
+        in text
+    )
     assert "; one pass into a new array 5 GB/s" in text
     assert f"size {N}: submission 0.02 GB/s (0.2%), 0.00375 GFLOP/s (0.019%); reference 0.016 GB/s (0.16%)" in text
 
@@ -102,9 +142,11 @@ def test_compute_bound_work_is_held_to_the_compute_roof():
 
 @pytest.mark.parametrize(
     ("spec", "report"),
-    [({}, accepted(0.004, 0.4)),
-     ({"work": WORK}, {**accepted(0.004, 0.4), "verdict": Verdict.WRONG_ANSWER}),
-     ({"work": WORK}, accepted(0.004, 0.4, mode="check"))],
+    [
+        ({}, accepted(0.004, 0.4)),
+        ({"work": WORK}, {**accepted(0.004, 0.4), "verdict": Verdict.WRONG_ANSWER}),
+        ({"work": WORK}, accepted(0.004, 0.4, mode="check")),
+    ],
 )
 def test_no_roofline_without_declared_work_or_an_accepted_full_grading(spec, report):
     assert roofline.for_report(spec, report, LIMITS) is None
@@ -134,11 +176,24 @@ def test_the_host_is_measured_on_a_runner_cpu_and_kept_with_its_identity():
 
 
 def test_the_page_draws_the_chart_and_shows_the_hint(candidate_client, candidate, exercise_version):
-    report = {**accepted(0.0019, 0.4), "message": "Correct on every input.", "speedup": 210.0, "speedup_ci": [200.0, 220.0],
-              "peak_memory_bytes": 1, "reference_peak_memory_bytes": 1, "hardware": "cpu", "failure": None}
+    report = {
+        **accepted(0.0019, 0.4),
+        "message": "Correct on every input.",
+        "speedup": 210.0,
+        "speedup_ci": [200.0, 220.0],
+        "peak_memory_bytes": 1,
+        "reference_peak_memory_bytes": 1,
+        "hardware": "cpu",
+        "failure": None,
+    }
     report["roofline"] = roofline.for_report({"work": WORK}, report, LIMITS)
     submission = Submission.objects.create(
-        user=candidate, exercise=exercise_version, code="x = 1\n", status=Status.DONE, verdict=Verdict.ACCEPTED, report=report
+        user=candidate,
+        exercise=exercise_version,
+        code="x = 1\n",
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+        report=report,
     )
     html = candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
     assert 'id="roofline-chart"' in html and 'id="roofline-data"' in html
@@ -172,13 +227,16 @@ def test_grade_json_reports_the_roofline_per_size_and_for_the_host(exercise_vers
     assert figures["hint"].startswith("At size 8,000 you are at")
 
 
-@pytest.mark.parametrize("text, mode", [
-    ("always [madvise] never\n", "madvise"),
-    ("[always] madvise never\n", "always"),
-    ("always madvise [never]\n", "never"),
-    ("always [within_size] advise never deny force\n", "within_size"),
-    ("garbled\n", "unknown"),
-])
+@pytest.mark.parametrize(
+    "text, mode",
+    [
+        ("always [madvise] never\n", "madvise"),
+        ("[always] madvise never\n", "always"),
+        ("always madvise [never]\n", "never"),
+        ("always [within_size] advise never deny force\n", "within_size"),
+        ("garbled\n", "unknown"),
+    ],
+)
 def test_the_report_names_the_hosts_huge_pages_mode(tmp_path, text, mode):
     """Code is graded with NumPy's defaults, so the host's huge pages mode decides
     memory-bound times; every report carries it with the hardware identity."""

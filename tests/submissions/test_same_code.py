@@ -1,5 +1,6 @@
 """Gradings of the same program, told apart from gradings of another: what a
 resubmission of the same code counts as (submissions.same_code)."""
+
 import importlib
 from dataclasses import dataclass
 
@@ -8,13 +9,13 @@ from django.apps import apps as django_apps
 from submissions.models import Submission
 from submissions.same_code import by_program, fingerprint, middle_grading
 
-LOOP = '''
+LOOP = """
 def transform(x):
     out = []
     for v in x:
         out.append(v * v)
     return out
-'''
+"""
 LOOP_RENAMED = '''
 def transform(values):
     """Squares, one at a time."""
@@ -45,7 +46,9 @@ def test_names_comments_docstrings_and_layout_do_not_make_another_program():
     assert fingerprint(VECTORISED) != fingerprint(VECTORISED.replace("square", "sqrt"))
     # Code that does not parse still has one.
     broken = "def broken(:\n    return 1\n"
-    assert fingerprint(broken) == fingerprint(broken.replace("broken", "other")) != fingerprint(broken.replace("1", "2"))
+    assert (
+        fingerprint(broken) == fingerprint(broken.replace("broken", "other")) != fingerprint(broken.replace("1", "2"))
+    )
 
 
 def one_per_program(gradings):
@@ -53,8 +56,14 @@ def one_per_program(gradings):
 
 
 def test_one_grading_per_program_its_lower_median():
-    gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2),
-                Grading(VECTORISED, 8.0), Grading(VECTORISED + "\n", 9.0), Grading(VECTORISED, 30.0)]
+    gradings = [
+        Grading(LOOP, 1.0),
+        Grading(VECTORISED, 12.0),
+        Grading(LOOP_RENAMED, 1.2),
+        Grading(VECTORISED, 8.0),
+        Grading(VECTORISED + "\n", 9.0),
+        Grading(VECTORISED, 30.0),
+    ]
     # LOOP read 1.0 and 1.2: the lower of the two middles, an actual grading. VECTORISED read
     # 12, 8, 9 and 30: 9 (the lower median), not 30 (the best) nor 10.5 (an average).
     assert one_per_program(gradings) == [gradings[0], gradings[4]]
@@ -63,7 +72,12 @@ def test_one_grading_per_program_its_lower_median():
 
 
 def test_gradings_grouped_by_program():
-    gradings = [Grading(LOOP, 1.0), Grading(VECTORISED, 12.0), Grading(LOOP_RENAMED, 1.2), Grading(VECTORISED + "# x\n", 0)]
+    gradings = [
+        Grading(LOOP, 1.0),
+        Grading(VECTORISED, 12.0),
+        Grading(LOOP_RENAMED, 1.2),
+        Grading(VECTORISED + "# x\n", 0),
+    ]
     assert by_program(gradings) == [[gradings[0], gradings[2]], [gradings[1], gradings[3]]]
     assert by_program([]) == []
 
@@ -84,7 +98,10 @@ def test_the_migration_fingerprints_rows_made_before_it(make_user, exercise_vers
     migration = importlib.import_module("submissions.migrations.0004_submission_program")
     monkeypatch.setattr(migration, "BATCH", 2)
     user = make_user("alice")
-    made = [Submission.objects.create(user=user, exercise=exercise_version, code=code) for code in (LOOP, VECTORISED, LOOP_RENAMED)]
+    made = [
+        Submission.objects.create(user=user, exercise=exercise_version, code=code)
+        for code in (LOOP, VECTORISED, LOOP_RENAMED)
+    ]
     Submission.objects.update(program="")
 
     migration.fingerprint_existing(django_apps, None)
@@ -94,7 +111,7 @@ def test_the_migration_fingerprints_rows_made_before_it(make_user, exercise_vers
 
 # -- issue 29, finding 4: the fingerprint dropped what a program imports ----------------------
 
-SQUARE_ROOTS = '''
+SQUARE_ROOTS = """
 import numpy as np
 
 def transform(x):
@@ -102,7 +119,7 @@ def transform(x):
     for v in x:
         out.append(np.sqrt(v))
     return out
-'''
+"""
 
 
 def test_what_a_program_imports_is_part_of_the_program():
@@ -117,7 +134,11 @@ def test_what_a_program_imports_is_part_of_the_program():
 
 
 def test_local_names_for_what_is_imported_still_do_not_count():
-    assert fingerprint(SQUARE_ROOTS) == fingerprint(SQUARE_ROOTS.replace("np", "xp")) == fingerprint("# roots\n" + SQUARE_ROOTS)
+    assert (
+        fingerprint(SQUARE_ROOTS)
+        == fingerprint(SQUARE_ROOTS.replace("np", "xp"))
+        == fingerprint("# roots\n" + SQUARE_ROOTS)
+    )
     aliased = "from numpy import sqrt as root\n\ndef transform(x):\n    return root(x)\n"
     assert fingerprint(aliased) == fingerprint(aliased.replace("root", "r"))
     assert fingerprint("import numpy\nimport math\n") == fingerprint("import numpy\n\n\nimport math  # both\n")
@@ -129,8 +150,10 @@ def test_the_migration_fingerprints_every_row_again(make_user, exercise_version,
     migration = importlib.import_module("submissions.migrations.0005_submission_program_keeps_imports")
     monkeypatch.setattr(migration, "BATCH", 2)
     user = make_user("alice")
-    made = [Submission.objects.create(user=user, exercise=exercise_version, code=code)
-            for code in (SQUARE_ROOTS, SQUARE_ROOTS.replace("numpy", "math"), LOOP)]
+    made = [
+        Submission.objects.create(user=user, exercise=exercise_version, code=code)
+        for code in (SQUARE_ROOTS, SQUARE_ROOTS.replace("numpy", "math"), LOOP)
+    ]
     Submission.objects.update(program="an-old-fingerprint")
 
     migration.fingerprint_again(django_apps, None)

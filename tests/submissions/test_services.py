@@ -1,5 +1,6 @@
 """Submission lifecycle: validation, queueing, claiming, retries, the sweep.
 Grading itself is replaced by a recorded call here (test_grading.py runs the real one)."""
+
 from datetime import timedelta
 
 import pytest
@@ -15,8 +16,14 @@ from submissions.signals import submission_graded
 from submissions.states import Status, Verdict
 
 ACCEPTED_REPORT = {
-    "verdict": Verdict.ACCEPTED, "message": "Correct on every input.", "speedup": 40.0, "speedup_ci": [35.0, 45.0],
-    "peak_memory_bytes": 1000, "reference_peak_memory_bytes": 2000, "hardware": "cpu", "sizes": [],
+    "verdict": Verdict.ACCEPTED,
+    "message": "Correct on every input.",
+    "speedup": 40.0,
+    "speedup_ci": [35.0, 45.0],
+    "peak_memory_bytes": 1000,
+    "reference_peak_memory_bytes": 2000,
+    "hardware": "cpu",
+    "sizes": [],
 }
 CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
 
@@ -125,7 +132,9 @@ def test_quick_check_grades_in_check_mode(candidate, exercise_version, grade_cal
 
 
 def test_running_row_is_left_alone_until_stale(candidate, exercise_version, grade_calls):
-    submission = make_submission(candidate, exercise_version, status=Status.RUNNING, started_at=timezone.now(), attempts=1)
+    submission = make_submission(
+        candidate, exercise_version, status=Status.RUNNING, started_at=timezone.now(), attempts=1
+    )
     assert lifecycle.run_grading(submission.pk) is None and grade_calls == []
     stale = timezone.now() - timedelta(seconds=lifecycle.RECLAIM_RUNNING_AFTER_S + 1)
     Submission.objects.filter(pk=submission.pk).update(started_at=stale)
@@ -168,10 +177,14 @@ def no_gpu_heartbeat():
     gpu_workers.clear_gpu_heartbeat()
 
 
-def test_sweep_requeues_lost_work_and_fails_exhausted_rows(candidate, exercise_version, queued, graded_signals, no_gpu_heartbeat):
+def test_sweep_requeues_lost_work_and_fails_exhausted_rows(
+    candidate, exercise_version, queued, graded_signals, no_gpu_heartbeat
+):
     long_ago = timezone.now() - timedelta(seconds=lifecycle.RECLAIM_RUNNING_AFTER_S + 1)
     lost_worker = make_submission(candidate, exercise_version, status=Status.RUNNING, started_at=long_ago, attempts=1)
-    exhausted = make_submission(candidate, exercise_version, status=Status.RUNNING, started_at=long_ago, attempts=lifecycle.MAX_ATTEMPTS)
+    exhausted = make_submission(
+        candidate, exercise_version, status=Status.RUNNING, started_at=long_ago, attempts=lifecycle.MAX_ATTEMPTS
+    )
     lost_message = make_submission(candidate, exercise_version)
     Submission.objects.filter(pk=lost_message.pk).update(created_at=long_ago)
     fresh = make_submission(candidate, exercise_version)

@@ -1,5 +1,6 @@
 """submissions.speed: when an accepted answer counts as faster than the reference, and when
 two answers' figures cannot be told apart (issue 30)."""
+
 import pytest
 
 from questions.models import ExerciseVersion
@@ -42,13 +43,21 @@ def test_every_class_has_a_label():
 def test_the_starter_is_recognised_by_its_fingerprint_on_any_version(candidate, exercise_version):
     renamed = TINY_FILES["starter.py"].replace("def ", "# the starter, tidied\ndef ", 1)
     as_is = Submission.objects.create(user=candidate, exercise=exercise_version, code=renamed)
-    changed = Submission.objects.create(user=candidate, exercise=exercise_version, code="def scale(x):\n    return x * 3.0 + 1.0\n")
+    changed = Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="def scale(x):\n    return x * 3.0 + 1.0\n"
+    )
     assert speed.is_unchanged_starter(as_is)
     assert not speed.is_unchanged_starter(changed)
     # A later version's submission of the first version's starter is still the starter.
     later = ExerciseVersion.objects.create(
-        question=exercise_version.question, number=2, spec=exercise_version.spec, reference_code=exercise_version.reference_code,
-        starter_code="def scale(x):\n    return x\n", inputs_code="", solution_code="", content_hash="tiny-2",
+        question=exercise_version.question,
+        number=2,
+        spec=exercise_version.spec,
+        reference_code=exercise_version.reference_code,
+        starter_code="def scale(x):\n    return x\n",
+        inputs_code="",
+        solution_code="",
+        content_hash="tiny-2",
     )
     old_starter_on_v2 = Submission.objects.create(user=candidate, exercise=later, code=TINY_FILES["starter.py"])
     assert speed.is_unchanged_starter(old_starter_on_v2)
@@ -56,16 +65,25 @@ def test_the_starter_is_recognised_by_its_fingerprint_on_any_version(candidate, 
 
 def test_submission_speed_reads_the_row(candidate, exercise_version):
     def graded(code, speedup, low):
-        return Submission(user=candidate, exercise=exercise_version, code=code, verdict=Verdict.ACCEPTED,
-                          speedup=speedup, speedup_ci_low=low, speedup_ci_high=None if low is None else speedup * 1.2,
-                          program="")
+        return Submission(
+            user=candidate,
+            exercise=exercise_version,
+            code=code,
+            verdict=Verdict.ACCEPTED,
+            speedup=speedup,
+            speedup_ci_low=low,
+            speedup_ci_high=None if low is None else speedup * 1.2,
+            program="",
+        )
 
     mine = "def scale(x):\n    return x * 3.0 + 1.0\n"
     for submission in (graded(mine, 1.1, 0.95), graded(mine, 3.0, 2.5), graded(TINY_FILES["starter.py"], 1.3, 1.1)):
         submission.save()
     results = [speed.submission_speed(s) for s in Submission.objects.order_by("pk")]
     assert results == [Speed.NOT_FASTER, Speed.FASTER, Speed.STARTER]
-    assert speed.submission_speed(Submission(exercise=exercise_version, code=mine, verdict=Verdict.WRONG_ANSWER)) is None
+    assert (
+        speed.submission_speed(Submission(exercise=exercise_version, code=mine, verdict=Verdict.WRONG_ANSWER)) is None
+    )
 
 
 def test_overlap_is_closed_and_a_missing_interval_is_the_figure_itself():
@@ -86,7 +104,14 @@ def test_shared_ranks_group_by_the_first_entry_of_each_group():
         (3.0, 4.0),  # 6, alone
     ]
     ranks = speed.shared_ranks(intervals)
-    assert [(rank.number, rank.tied) for rank in ranks] == [(1, True), (1, True), (3, True), (3, True), (5, False), (6, False)]
+    assert [(rank.number, rank.tied) for rank in ranks] == [
+        (1, True),
+        (1, True),
+        (3, True),
+        (3, True),
+        (5, False),
+        (6, False),
+    ]
     assert [rank.label for rank in ranks] == ["=1", "=1", "=3", "=3", "5", "6"]
     assert speed.shared_ranks([]) == []
     assert speed.Rank(1234, True).label == "=1,234"

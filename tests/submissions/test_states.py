@@ -1,4 +1,5 @@
 """submissions.states takes the verdict words from the harness; every one needs a label."""
+
 from grader.harness import feedback
 from submissions.states import Verdict
 

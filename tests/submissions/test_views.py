@@ -1,4 +1,5 @@
 """Submission pages: who sees what, CSRF, bad input kept and explained, rate limit."""
+
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
@@ -10,17 +11,44 @@ from submissions.states import Status, Verdict
 
 CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
 REPORT = {
-    "verdict": Verdict.ACCEPTED, "message": "Correct on every input.", "speedup": 12.5, "speedup_ci": [11.0, 14.0],
-    "peak_memory_bytes": 8 * 1024**2, "reference_peak_memory_bytes": 16 * 1024**2, "hardware": "cpu", "mode": "full",
-    "first_call_s": 0.002, "scaling_exponent": 1.0, "reference_scaling_exponent": 1.01, "hint": "Try in-place operations.",
+    "verdict": Verdict.ACCEPTED,
+    "message": "Correct on every input.",
+    "speedup": 12.5,
+    "speedup_ci": [11.0, 14.0],
+    "peak_memory_bytes": 8 * 1024**2,
+    "reference_peak_memory_bytes": 16 * 1024**2,
+    "hardware": "cpu",
+    "mode": "full",
+    "first_call_s": 0.002,
+    "scaling_exponent": 1.0,
+    "reference_scaling_exponent": 1.01,
+    "hint": "Try in-place operations.",
     "failure": None,
     "sizes": [
-        {"size": 2000, "time_s": 1e-5, "reference_time_s": 1e-3, "speedup": 100.0, "speedup_ci": [90.0, 110.0],
-         "peak_memory_bytes": 1024**2, "reference_peak_memory_bytes": 1024**2, "correct": True, "first_call_s": 1e-4,
-         "reference_first_call_s": 1e-3},
-        {"size": 8000, "time_s": 4e-5, "reference_time_s": 4e-3, "speedup": 100.0, "speedup_ci": [95.0, 105.0],
-         "peak_memory_bytes": 2 * 1024**2, "reference_peak_memory_bytes": 2 * 1024**2, "correct": True, "first_call_s": 1e-4,
-         "reference_first_call_s": 4e-3},
+        {
+            "size": 2000,
+            "time_s": 1e-5,
+            "reference_time_s": 1e-3,
+            "speedup": 100.0,
+            "speedup_ci": [90.0, 110.0],
+            "peak_memory_bytes": 1024**2,
+            "reference_peak_memory_bytes": 1024**2,
+            "correct": True,
+            "first_call_s": 1e-4,
+            "reference_first_call_s": 1e-3,
+        },
+        {
+            "size": 8000,
+            "time_s": 4e-5,
+            "reference_time_s": 4e-3,
+            "speedup": 100.0,
+            "speedup_ci": [95.0, 105.0],
+            "peak_memory_bytes": 2 * 1024**2,
+            "reference_peak_memory_bytes": 2 * 1024**2,
+            "correct": True,
+            "first_call_s": 1e-4,
+            "reference_first_call_s": 4e-3,
+        },
     ],
 }
 
@@ -28,7 +56,9 @@ REPORT = {
 @pytest.fixture(autouse=True)
 def isolated_cache(settings):
     """Rate-limit counters and heartbeats in a cache of this test's own."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "grader-views"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "grader-views"}
+    }
     from django.core.cache import cache
 
     cache.clear()
@@ -90,7 +120,9 @@ def test_status_json_while_queued_and_when_done(candidate_client, submission):
     data = candidate_client.get(url).json()
     assert data["status"] == Status.QUEUED and data["is_final"] is False and "report_html" not in data
 
-    Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.ACCEPTED, report=REPORT, message=REPORT["message"], speedup=12.5)
+    Submission.objects.filter(pk=submission.pk).update(
+        status=Status.DONE, verdict=Verdict.ACCEPTED, report=REPORT, message=REPORT["message"], speedup=12.5
+    )
     data = candidate_client.get(url).json()
     assert data["is_final"] and data["verdict"] == Verdict.ACCEPTED
     html = data["report_html"]
@@ -98,18 +130,30 @@ def test_status_json_while_queued_and_when_done(candidate_client, submission):
     assert "8.0 MiB" in html and "0.500×" in html  # memory vs reference
 
 
-CALLS = {"reference_s": [0.0011, 0.0010, 0.0012], "submission_s": [0.00011, 0.0001, 0.00012], "echo_s": [1e-6, 1e-6, 2e-6]}
-TIMED_REPORT = {**REPORT, "harness_version": "1.5", "sizes": [{**entry, "pairs": 3, "calls": CALLS} for entry in REPORT["sizes"]]}
+CALLS = {
+    "reference_s": [0.0011, 0.0010, 0.0012],
+    "submission_s": [0.00011, 0.0001, 0.00012],
+    "echo_s": [1e-6, 1e-6, 2e-6],
+}
+TIMED_REPORT = {
+    **REPORT,
+    "harness_version": "1.5",
+    "sizes": [{**entry, "pairs": 3, "calls": CALLS} for entry in REPORT["sizes"]],
+}
 
 
 def test_timings_download_has_every_call_for_the_owner_only(candidate_client, client, outsider, submission):
-    Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.ACCEPTED, report=TIMED_REPORT)
+    Submission.objects.filter(pk=submission.pk).update(
+        status=Status.DONE, verdict=Verdict.ACCEPTED, report=TIMED_REPORT
+    )
     url = reverse("submissions:timings", args=[submission.pk])
     response = candidate_client.get(url)
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="submission-{submission.pk}-timings.json"'
     data = response.json()
-    assert data["submission"] == submission.pk and data["harness_version"] == "1.5" and data["speedup_ci"] == [11.0, 14.0]
+    assert (
+        data["submission"] == submission.pk and data["harness_version"] == "1.5" and data["speedup_ci"] == [11.0, 14.0]
+    )
     assert [entry["size"] for entry in data["sizes"]] == [2000, 8000]
     assert all(entry["calls"] == CALLS and entry["pairs"] == 3 for entry in data["sizes"])
     assert "peak_memory_bytes" not in data["sizes"][0]  # timings only; the rest of the report is on the page
@@ -124,7 +168,10 @@ def test_timings_download_is_404_without_timed_calls(candidate_client, submissio
     assert candidate_client.get(url).status_code == 404  # still queued
     Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.ACCEPTED, report=REPORT)
     assert candidate_client.get(url).status_code == 404  # a report from before calls were kept
-    assert "Download every timed call" not in candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
+    assert (
+        "Download every timed call"
+        not in candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
+    )
 
 
 def test_waiting_for_gpu_notice(candidate_client, submission, exercise_version):
@@ -139,8 +186,14 @@ def test_waiting_for_gpu_notice(candidate_client, submission, exercise_version):
 
 
 def test_failure_details_are_shown(candidate_client, submission):
-    report = {**REPORT, "verdict": Verdict.WRONG_ANSWER, "sizes": [], "speedup": None, "message": "Your function returned a wrong result.",
-              "failure": {"index": 2, "expected": "[1.0]", "got": "[0.0]", "tolerance": {"rtol": 1e-12}}}
+    report = {
+        **REPORT,
+        "verdict": Verdict.WRONG_ANSWER,
+        "sizes": [],
+        "speedup": None,
+        "message": "Your function returned a wrong result.",
+        "failure": {"index": 2, "expected": "[1.0]", "got": "[0.0]", "tolerance": {"rtol": 1e-12}},
+    }
     Submission.objects.filter(pk=submission.pk).update(status=Status.DONE, verdict=Verdict.WRONG_ANSWER, report=report)
     page = candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
     assert "Wrong answer" in page and "[0.0]" in page and "[1.0]" in page
@@ -169,8 +222,11 @@ def test_the_exercise_pages_quick_check_gets_json_back(candidate_client, exercis
     sent = candidate_client.post(submit_url(exercise_version), {"code": CODE, "purpose": "check"}, **json_post)
     check = Submission.objects.get()
     assert sent.status_code == 201 and check.purpose == Purpose.QUICK_CHECK
-    assert sent.json() == {"id": check.pk, "url": check.get_absolute_url(),
-                           "status_url": reverse("submissions:status", args=[check.pk])}
+    assert sent.json() == {
+        "id": check.pk,
+        "url": check.get_absolute_url(),
+        "status_url": reverse("submissions:status", args=[check.pk]),
+    }
     refused = candidate_client.post(submit_url(exercise_version), {"code": "x\ufffd", "purpose": "check"}, **json_post)
     assert refused.status_code == 400 and "not valid UTF-8" in refused.json()["error"]
 
@@ -200,7 +256,9 @@ def test_bad_code_is_explained_and_kept(candidate_client, exercise_version, queu
 
 def test_non_utf8_body_is_rejected_with_the_code_kept(candidate_client, exercise_version, queued):
     body = b"purpose=practice&code=def+f%28%29%3A%0A++return+%27%FF%FE%27%0A"
-    response = candidate_client.post(submit_url(exercise_version), body, content_type="application/x-www-form-urlencoded")
+    response = candidate_client.post(
+        submit_url(exercise_version), body, content_type="application/x-www-form-urlencoded"
+    )
     page = response.content.decode()
     assert response.status_code == 400 and "not valid UTF-8" in page and "def f():" in page
     assert not Submission.objects.exists()
@@ -225,7 +283,11 @@ def test_too_much_work_in_flight_is_explained(candidate_client, exercise_version
 def test_coding_panel_renders_starter_limits_and_history(candidate, exercise_version, submission):
     request = RequestFactory().get("/")
     request.user = candidate
-    html = render_to_string("submissions/coding_panel.html", {"question": exercise_version.question, "exercise": exercise_version, "user": candidate}, request=request)
+    html = render_to_string(
+        "submissions/coding_panel.html",
+        {"question": exercise_version.question, "exercise": exercise_version, "user": candidate},
+        request=request,
+    )
     assert 'id="code-editor"' in html and 'data-language="python"' in html and 'name="code"' in html
     assert "Run on small inputs" in html and "Submit for grading" in html
     assert "Return x * 3 + 1, faster than a loop." in html

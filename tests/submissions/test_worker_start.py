@@ -1,4 +1,5 @@
 """A worker's start sweeps the sandboxes a killed worker left behind, on the configured backend."""
+
 import docker
 
 from submissions.services import housekeeping

@@ -1,6 +1,7 @@
 """Team fixtures: an organisation with its owner (the hiring manager) and a
 reviewer, a member of another organisation, a published assessment with one
 question of each kind, and a controllable clock."""
+
 from datetime import datetime, timedelta, timezone as dt_timezone
 from unittest import mock
 
@@ -126,7 +127,9 @@ def make_version(coding_question):
 
 
 @pytest.fixture
-def draft_assessment(organisation, hiring_manager, concept_question, numeric_question, coding_question, make_version, clock):
+def draft_assessment(
+    organisation, hiring_manager, concept_question, numeric_question, coding_question, make_version, clock
+):
     make_version(1)
     assessment = Assessment.objects.create(
         organisation=organisation,
@@ -153,7 +156,9 @@ def invite(assessment, hiring_manager):
 
     def make(email, target=assessment):
         tokens = []
-        invitation = services.invite_candidate(target, email, hiring_manager, lambda token: tokens.append(token) or token)
+        invitation = services.invite_candidate(
+            target, email, hiring_manager, lambda token: tokens.append(token) or token
+        )
         return invitation, tokens[0]
 
     return make

@@ -1,5 +1,6 @@
 """The admin's pages for organisation tokens and webhooks load for a superuser, read-only,
 and never show a token's hash or an endpoint's signing secret."""
+
 import secrets
 
 import pytest

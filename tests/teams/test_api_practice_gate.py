@@ -1,5 +1,6 @@
 """The practice gate holds in the API too: a candidate with a sitting in progress cannot read its
 questions through /api/v1/questions/ or /api/v1/exercises/ (api.views.refuse_during_sitting)."""
+
 import pytest
 
 from api import tokens

@@ -5,6 +5,7 @@ rubric) from one practice guess. An assessment-only question is on no public
 page: browse and search, the question page and its practice answers, code
 submission, drafts, progress, the home page and the leaderboards; and the
 candidate's own pages never show its answer."""
+
 from datetime import timedelta
 
 import pytest
@@ -24,31 +25,50 @@ pytestmark = pytest.mark.django_db
 SECRET_VALUE = 7340032
 SECRET_SAMPLE = "The private sample answer: a ring buffer of 4096 slots."
 SECRET_RUBRIC = "Mentions the private rubric point"
-SECRET_SOLUTION = "import numpy as np\n\ndef transform(values):\n    return np.square(values)  # private model solution\n"
+SECRET_SOLUTION = (
+    "import numpy as np\n\ndef transform(values):\n    return np.square(values)  # private model solution\n"
+)
 
 
 def private(**fields):
     return Question.objects.create(
-        topic="Technical Foundation and Self Assessment", difficulty="medium", visibility=Visibility.ASSESSMENT, **fields
+        topic="Technical Foundation and Self Assessment",
+        difficulty="medium",
+        visibility=Visibility.ASSESSMENT,
+        **fields,
     )
 
 
 @pytest.fixture
 def private_questions():
     concept = private(
-        slug="private-ring-buffer", title="Private: size the ring buffer", kind=Kind.CONCEPT,
-        prompt="How would you size it?", sample_answer=SECRET_SAMPLE, rubric=[SECRET_RUBRIC],
+        slug="private-ring-buffer",
+        title="Private: size the ring buffer",
+        kind=Kind.CONCEPT,
+        prompt="How would you size it?",
+        sample_answer=SECRET_SAMPLE,
+        rubric=[SECRET_RUBRIC],
     )
     numeric = private(
-        slug="private-bytes", title="Private: bytes in 7 MiB", kind=Kind.NUMERIC, prompt="How many bytes are in 7 MiB?",
-        sample_answer="7 × 2^20", explanation="Seven mebibytes.", answer_value=SECRET_VALUE, answer_unit="bytes", tolerance=0.01,
+        slug="private-bytes",
+        title="Private: bytes in 7 MiB",
+        kind=Kind.NUMERIC,
+        prompt="How many bytes are in 7 MiB?",
+        sample_answer="7 × 2^20",
+        explanation="Seven mebibytes.",
+        answer_value=SECRET_VALUE,
+        answer_unit="bytes",
+        tolerance=0.01,
     )
     coding = private(slug="private-square", title="Private: square the values", kind=Kind.CODING, prompt="Square them.")
     ExerciseVersion.objects.create(
-        question=coding, number=1,
+        question=coding,
+        number=1,
         spec={"target": "cpu", "entry_point": "transform", "sizes": [1000], "graded_on": ["time"]},
-        reference_code="def transform(values):\n    return [v * v for v in values]\n", starter_code=STARTER,
-        inputs_code="def make_inputs(size, seed):\n    return (list(range(size)),)\n", solution_code=SECRET_SOLUTION,
+        reference_code="def transform(values):\n    return [v * v for v in values]\n",
+        starter_code=STARTER,
+        inputs_code="def make_inputs(size, seed):\n    return (list(range(size)),)\n",
+        solution_code=SECRET_SOLUTION,
         content_hash="private-1",
     )
     return concept, numeric, coding
@@ -57,8 +77,12 @@ def private_questions():
 @pytest.fixture
 def private_session(organisation, hiring_manager, private_questions, candidate, clock):
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Confidential screen", time_limit_minutes=60,
-        opens_at=START - timedelta(hours=1), closes_at=START + timedelta(days=7), created_by=hiring_manager,
+        organisation=organisation,
+        title="Confidential screen",
+        time_limit_minutes=60,
+        opens_at=START - timedelta(hours=1),
+        closes_at=START + timedelta(days=7),
+        created_by=hiring_manager,
     )
     for question in private_questions:
         services.add_question(assessment, question)
@@ -67,7 +91,9 @@ def private_session(organisation, hiring_manager, private_questions, candidate, 
     return services.start_session(invitation, candidate)
 
 
-def test_a_candidate_in_a_sitting_cannot_find_or_answer_the_questions_publicly(candidate_client, private_session, private_questions):
+def test_a_candidate_in_a_sitting_cannot_find_or_answer_the_questions_publicly(
+    candidate_client, private_session, private_questions
+):
     concept, numeric, coding = private_questions
     for question in private_questions:
         found = candidate_client.get(reverse("questions:browse"), {"q": question.title})
@@ -116,9 +142,14 @@ def test_the_api_does_not_serve_them(client, private_questions):
 def test_the_candidates_own_pages_never_show_the_answers(candidate_client, private_session, private_questions):
     secrets = (str(SECRET_VALUE), "7,340,032", "7.34", SECRET_SAMPLE, SECRET_RUBRIC, "private model solution")
     number_of_items = len(private_questions)
-    pages = [candidate_client.get(reverse("teams:take_question", args=[private_session.pk, n])) for n in range(1, number_of_items + 1)]
+    pages = [
+        candidate_client.get(reverse("teams:take_question", args=[private_session.pk, n]))
+        for n in range(1, number_of_items + 1)
+    ]
     saved = candidate_client.post(
-        reverse("teams:save_answer", args=[private_session.pk, 2]), {"numeric_input": "1 byte"}, HTTP_ACCEPT="application/json"
+        reverse("teams:save_answer", args=[private_session.pk, 2]),
+        {"numeric_input": "1 byte"},
+        HTTP_ACCEPT="application/json",
     )
     pages.append(saved)
     pages.append(candidate_client.post(reverse("teams:finish", args=[private_session.pk]), follow=True))
@@ -156,4 +187,6 @@ def test_the_bank_marks_assessment_only_questions_in_front_matter(tmp_path):
     assert "visibility" not in loader.render_question_markdown(public, None)  # public files keep their content hash
 
     with pytest.raises(loader.BankFileInvalid, match="bad visibility 'secret'"):
-        loader.parse_question_markdown(markdown.replace("visibility: assessment", "visibility: secret"), in_folder=False)
+        loader.parse_question_markdown(
+            markdown.replace("visibility: assessment", "visibility: secret"), in_folder=False
+        )

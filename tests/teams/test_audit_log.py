@@ -1,6 +1,7 @@
 """The organisation's audit log (teams.services.audit): each audited action leaves exactly one
 entry naming its actor, a person or an organisation token, written by the service that acts;
 the log page and its CSV are the owners' alone."""
+
 import csv
 import io
 
@@ -16,8 +17,13 @@ from teams.views.audit import AUDIT_PAGE_SIZE
 pytestmark = pytest.mark.django_db
 
 ACCEPTED = {
-    "verdict": "accepted", "speedup": 4.0, "speedup_ci": [3.5, 4.5], "message": "accepted", "hardware": "cpu",
-    "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20,
+    "verdict": "accepted",
+    "speedup": 4.0,
+    "speedup_ci": [3.5, 4.5],
+    "message": "accepted",
+    "hardware": "cpu",
+    "peak_memory_bytes": 2**20,
+    "reference_peak_memory_bytes": 2**20,
 }
 
 
@@ -43,12 +49,18 @@ def owner_token(organisation, hiring_manager):
     return org_tokens.create_token(organisation, "ATS", Role.OWNER, hiring_manager)
 
 
-def test_building_an_assessment_is_recorded_with_its_owner(owner_client, hiring_manager, organisation, coding_question,
-                                                          make_version, clock):
+def test_building_an_assessment_is_recorded_with_its_owner(
+    owner_client, hiring_manager, organisation, coding_question, make_version, clock
+):
     make_version(1)
     slug = organisation.slug
-    form = {"title": "Screen", "instructions": "", "time_limit_minutes": 45,
-            "opens_at": "2030-01-01T09:00", "closes_at": "2099-01-01T09:00"}
+    form = {
+        "title": "Screen",
+        "instructions": "",
+        "time_limit_minutes": 45,
+        "opens_at": "2030-01-01T09:00",
+        "closes_at": "2099-01-01T09:00",
+    }
     owner_client.post(reverse("teams:assessment_create", args=[slug]), form)
     created = only_entry(AuditAction.ASSESSMENT_CREATED)
     assessment = organisation.assessments.get()
@@ -73,14 +85,19 @@ def test_a_refused_action_leaves_no_entry(hiring_manager, draft_assessment):
 def test_candidates_invited_and_revoked_name_the_page_user_or_the_token(
     owner_client, hiring_manager, organisation, assessment, owner_token
 ):
-    owner_client.post(reverse("teams:invite_candidates", args=[organisation.slug, assessment.pk]),
-                      {"emails": "ada@example.com"})
+    owner_client.post(
+        reverse("teams:invite_candidates", args=[organisation.slug, assessment.pk]), {"emails": "ada@example.com"}
+    )
     by_page = only_entry(AuditAction.CANDIDATE_INVITED)
     assert (by_page.actor_user, by_page.actor_token, by_page.target_label) == (hiring_manager, None, "ada@example.com")
 
     row, token = owner_token
-    invited = owner_client.post(f"/api/v1/team/assessments/{assessment.pk}/invitations/",
-                                {"email": "bob@example.com"}, content_type="application/json", **bearer(token))
+    invited = owner_client.post(
+        f"/api/v1/team/assessments/{assessment.pk}/invitations/",
+        {"email": "bob@example.com"},
+        content_type="application/json",
+        **bearer(token),
+    )
     assert invited.status_code == 201
     by_token = AuditEntry.objects.get(action=AuditAction.CANDIDATE_INVITED, target_label="bob@example.com")
     assert (by_token.actor_token, by_token.actor_user) == (row, hiring_manager)
@@ -143,8 +160,11 @@ def test_members_invited_joining_and_removed_are_recorded(owner_client, hiring_m
         organisation, "colleague@example.com", Role.REVIEWER, hiring_manager, tokens.append
     )
     invited = only_entry(AuditAction.MEMBER_INVITED)
-    assert (invited.actor_user, invited.target_label, invited.detail) == (hiring_manager, "colleague@example.com",
-                                                                         "as reviewer")
+    assert (invited.actor_user, invited.target_label, invited.detail) == (
+        hiring_manager,
+        "colleague@example.com",
+        "as reviewer",
+    )
     colleague = make_user("colleague")
     membership = services.accept_member_invitation(invitation, colleague)
     joined = only_entry(AuditAction.MEMBER_JOINED)
@@ -156,8 +176,13 @@ def test_members_invited_joining_and_removed_are_recorded(owner_client, hiring_m
 
 
 def test_sso_settings_changed_through_the_page_are_recorded(owner_client, hiring_manager, organisation):
-    form = {"issuer": "https://127.0.0.1:9/realms/acme", "client_id": "hotpath", "client_secret": "s3cret-value",
-            "domains": "acme.test", "enabled": "on"}
+    form = {
+        "issuer": "https://127.0.0.1:9/realms/acme",
+        "client_id": "hotpath",
+        "client_secret": "s3cret-value",
+        "domains": "acme.test",
+        "enabled": "on",
+    }
     response = owner_client.post(reverse("sso_settings", args=[organisation.slug]), form)
     assert response.status_code == 302
     entry = only_entry(AuditAction.SSO_CHANGED)
@@ -210,8 +235,9 @@ def test_only_owners_read_the_log(client, reviewer, other_org_member, organisati
         assert client.get(reverse("teams:audit_csv", args=[organisation.slug])).status_code == status
 
 
-def test_the_page_shows_the_newest_first_filtered_and_a_page_at_a_time(owner_client, hiring_manager, reviewer,
-                                                                      organisation, other_organisation):
+def test_the_page_shows_the_newest_first_filtered_and_a_page_at_a_time(
+    owner_client, hiring_manager, reviewer, organisation, other_organisation
+):
     url = reverse("teams:audit_log", args=[organisation.slug])
     for number in range(AUDIT_PAGE_SIZE):
         label = f"person{number}@example.com"
@@ -262,4 +288,3 @@ def test_the_csv_export_follows_the_filters_and_defuses_formulas(owner_client, h
     ]
     refused = owner_client.get(url, {"person": "someone"})
     assert (refused.status_code, refused.text) == (400, "Unknown person 'someone': choose one from the list.")
-

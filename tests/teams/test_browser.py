@@ -1,5 +1,6 @@
 """The candidate's pages in real Chromium: the countdown from the server's
 deadline, answers autosaved as they type, and the end screen."""
+
 import re
 
 import pytest
@@ -64,12 +65,21 @@ def test_the_candidate_report_fits_a_phone(page, client, reviewer, organisation,
     class name, loaded for the prompt) and ran 1,210 px wide on a 390 px phone."""
     coding = items[2]
     message = "Correct on all 3 sizes and 7 edge cases. " * 4 + "The grading machine was busy."
-    report = {"verdict": Verdict.ACCEPTED, "speedup": 8.0, "speedup_ci": [7.2, 8.8], "message": message,
-              "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
+    report = {
+        "verdict": Verdict.ACCEPTED,
+        "speedup": 8.0,
+        "speedup_ci": [7.2, 8.8],
+        "message": message,
+        "peak_memory_bytes": 2**20,
+        "reference_peak_memory_bytes": 4 * 2**20,
+        "hardware": "cpu",
+    }
     lifecycle.finish(services.submit_code(session, coding, "def transform(x):\n    return x\n"), report)
     services.finish_session(session, FinishReason.SUBMITTED)
     client.force_login(reviewer)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(f"/teams/org/{organisation.slug}/candidates/{session.pk}/")
     assert page.locator(".grader-message").is_visible()
@@ -77,8 +87,9 @@ def test_the_candidate_report_fits_a_phone(page, client, reviewer, organisation,
     assert not page.errors, page.errors
 
 
-def test_a_paste_and_a_tab_switch_reach_the_reports_timeline_and_playback(page, client, reviewer, organisation, invite,
-                                                                         live_server, clock, items, make_user):
+def test_a_paste_and_a_tab_switch_reach_the_reports_timeline_and_playback(
+    page, client, reviewer, organisation, invite, live_server, clock, items, make_user
+):
     from playwright.sync_api import expect
 
     _, token = invite("pasting.candidate@example.com")
@@ -102,9 +113,11 @@ def test_a_paste_and_a_tab_switch_reach_the_reports_timeline_and_playback(page, 
 
     # Headless Chromium keeps every tab visible and focused, whichever is in front: the
     # switch is played as the browser reports one, the page hidden and then shown again.
-    hide = "hidden => { Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});" \
-           " Object.defineProperty(document, 'visibilityState', {value: hidden ? 'hidden' : 'visible', configurable: true});" \
-           " document.dispatchEvent(new Event('visibilitychange')); }"
+    hide = (
+        "hidden => { Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});"
+        " Object.defineProperty(document, 'visibilityState', {value: hidden ? 'hidden' : 'visible', configurable: true});"
+        " document.dispatchEvent(new Event('visibilitychange')); }"
+    )
     clock.advance(minutes=2)  # the test's clock stands still: without this, no departure fits in the sitting
     page.evaluate(hide, True)
     page.wait_for_timeout(1500)
@@ -122,16 +135,30 @@ def test_a_paste_and_a_tab_switch_reach_the_reports_timeline_and_playback(page, 
     expect(page.locator("main")).to_contain_text("assessment")
     # The copied answer, submitted and graded, is a copy of an accepted public practice answer.
     practice = Submission.objects.create(
-        user=make_user("author"), exercise=items[2].exercise_version, code=ORIGINAL, purpose=Purpose.PRACTICE,
-        status=Status.DONE, verdict=Verdict.ACCEPTED,
+        user=make_user("author"),
+        exercise=items[2].exercise_version,
+        code=ORIGINAL,
+        purpose=Purpose.PRACTICE,
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
     )
-    lifecycle.finish(services.submit_code(session, items[2], RENAMED_SWAPPED), {
-        "verdict": Verdict.ACCEPTED, "speedup": 2.0, "speedup_ci": [1.8, 2.2], "message": "ok",
-        "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu",
-    })
+    lifecycle.finish(
+        services.submit_code(session, items[2], RENAMED_SWAPPED),
+        {
+            "verdict": Verdict.ACCEPTED,
+            "speedup": 2.0,
+            "speedup_ci": [1.8, 2.2],
+            "message": "ok",
+            "peak_memory_bytes": 2**20,
+            "reference_peak_memory_bytes": 2**20,
+            "hardware": "cpu",
+        },
+    )
 
     client.force_login(reviewer)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
     page.goto(f"/teams/org/{organisation.slug}/candidates/{session.pk}/")
     timeline = page.locator(".signal-timeline")
     expect(timeline.locator(".signal-paste")).to_contain_text(f"{len(copied)} characters")

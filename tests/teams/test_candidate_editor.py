@@ -1,5 +1,6 @@
 """A candidate codes in the same editor as in practice, and a failed submission
 shows its traceback or the line at fault, on the page and in the live update."""
+
 import pytest
 from django.urls import reverse
 
@@ -19,13 +20,25 @@ def test_the_coding_question_uses_the_code_editor(candidate_client, session, ite
 
 def test_a_runtime_error_shows_its_traceback_and_a_syntax_error_its_line(candidate_client, session, items):
     raising = services.submit_code(session, items[2], "def transform(v):\n    return v[10**9]\n")
-    lifecycle.finish(raising, {
-        "verdict": Verdict.RUNTIME_ERROR, "message": "Your code raised IndexError on edge size 0.",
-        "failure": {"traceback": 'File "solution.py", line 2, in transform\nIndexError: index 1000000000 is out of bounds'},
-    })
+    lifecycle.finish(
+        raising,
+        {
+            "verdict": Verdict.RUNTIME_ERROR,
+            "message": "Your code raised IndexError on edge size 0.",
+            "failure": {
+                "traceback": 'File "solution.py", line 2, in transform\nIndexError: index 1000000000 is out of bounds'
+            },
+        },
+    )
     broken = services.submit_code(session, items[2], "def transform(v):\n    return (v +\n")
-    lifecycle.finish(broken, {"verdict": Verdict.SYNTAX_ERROR, "message": "Syntax error at line 2: '(' was never closed.",
-                                    "failure": {"line": 2}})
+    lifecycle.finish(
+        broken,
+        {
+            "verdict": Verdict.SYNTAX_ERROR,
+            "message": "Syntax error at line 2: '(' was never closed.",
+            "failure": {"line": 2},
+        },
+    )
 
     html = candidate_client.get(reverse("teams:take_question", args=[session.pk, 3])).content.decode()
     assert "raised IndexError on a tiny input (size 0)." in html
@@ -50,5 +63,7 @@ def test_the_candidates_code_is_kept_as_they_type(candidate_client, session, ite
 
 def test_code_longer_than_a_submission_is_not_kept(candidate_client, session, items, settings):
     settings.SUBMISSION_MAX_BYTES = 1024
-    response = candidate_client.post(reverse("teams:save_answer", args=[session.pk, 3]), {"text": "#" * 2000}, HTTP_ACCEPT="application/json")
+    response = candidate_client.post(
+        reverse("teams:save_answer", args=[session.pk, 3]), {"text": "#" * 2000}, HTTP_ACCEPT="application/json"
+    )
     assert response.status_code == 409 and "longer than a submission" in response.json()["error"]

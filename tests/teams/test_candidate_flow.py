@@ -1,5 +1,6 @@
 """A candidate's path: the e-mailed link, the account it uses, answers saved as
 they go, code graded as an assessment submission, and the end screen."""
+
 import re
 
 import pytest
@@ -23,7 +24,9 @@ PASSWORD = "a-long-passphrase-for-tests"
 def invite_by_page(client, hiring_manager, assessment, emails, mailoutbox, django_capture_on_commit_callbacks):
     client.force_login(hiring_manager)
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("teams:invite_candidates", args=[assessment.organisation.slug, assessment.pk]), {"emails": emails})
+        client.post(
+            reverse("teams:invite_candidates", args=[assessment.organisation.slug, assessment.pk]), {"emails": emails}
+        )
     client.logout()
     return {message.to[0]: LINK.search(message.body).group(1) for message in mailoutbox}
 
@@ -47,10 +50,14 @@ def sign_up(client, username, email):
     return client.post(reverse("accounts:signup"), fields)
 
 
-def test_a_list_with_a_bad_address_sends_nothing_and_keeps_what_was_typed(client, hiring_manager, assessment, mailoutbox):
+def test_a_list_with_a_bad_address_sends_nothing_and_keeps_what_was_typed(
+    client, hiring_manager, assessment, mailoutbox
+):
     client.force_login(hiring_manager)
     typed = "ada@example.com\nnot-an-email\nbob@example.com"
-    response = client.post(reverse("teams:invite_candidates", args=[assessment.organisation.slug, assessment.pk]), {"emails": typed})
+    response = client.post(
+        reverse("teams:invite_candidates", args=[assessment.organisation.slug, assessment.pk]), {"emails": typed}
+    )
     page = response.content.decode()
     assert response.status_code == 200
     assert "Not valid e-mail addresses: not-an-email" in page and "Nothing was sent" in page
@@ -61,7 +68,9 @@ def test_a_list_with_a_bad_address_sends_nothing_and_keeps_what_was_typed(client
 def test_candidate_without_an_account_completes_the_assessment(
     client, hiring_manager, assessment, items, mailoutbox, django_capture_on_commit_callbacks, clock
 ):
-    links = invite_by_page(client, hiring_manager, assessment, "New.Person@Example.com", mailoutbox, django_capture_on_commit_callbacks)
+    links = invite_by_page(
+        client, hiring_manager, assessment, "New.Person@Example.com", mailoutbox, django_capture_on_commit_callbacks
+    )
     link = links["new.person@example.com"]
     assert "60 minutes" in mailoutbox[0].body
 
@@ -124,14 +133,18 @@ def test_numeric_answer_is_checked_with_units(session, items):
 
 
 def test_autosave_without_javascript_redirects_back(candidate_client, session):
-    response = candidate_client.post(reverse("teams:save_answer", args=[session.pk, 2]), {"numeric_input": "4294967296"})
+    response = candidate_client.post(
+        reverse("teams:save_answer", args=[session.pk, 2]), {"numeric_input": "4294967296"}
+    )
     assert response["Location"] == reverse("teams:take_question", args=[session.pk, 2])
     assert Answer.objects.get(session=session).numeric_correct is True
 
 
 def test_code_is_graded_as_an_assessment_submission(candidate_client, candidate, session, items):
     coding = items[2]
-    response = candidate_client.post(reverse("teams:submit_code", args=[session.pk, 3]), {"code": "def transform(v):\r\n    return v\r\n"})
+    response = candidate_client.post(
+        reverse("teams:submit_code", args=[session.pk, 3]), {"code": "def transform(v):\r\n    return v\r\n"}
+    )
     assert response.status_code == 302
     submission = Submission.objects.get()
     assert submission.purpose == Purpose.ASSESSMENT
@@ -145,9 +158,18 @@ def test_code_is_graded_as_an_assessment_submission(candidate_client, candidate,
 
 
 def test_assessment_submissions_never_reach_leaderboards(candidate, session, items):
-    submission = services.submit_code(session, items[2], "import numpy as np\ndef transform(v):\n    return np.square(v)\n")
-    report = {"verdict": Verdict.ACCEPTED, "speedup": 12.0, "speedup_ci": [11.0, 13.0], "message": "Accepted",
-              "peak_memory_bytes": 1000, "reference_peak_memory_bytes": 4000, "hardware": "cpu"}
+    submission = services.submit_code(
+        session, items[2], "import numpy as np\ndef transform(v):\n    return np.square(v)\n"
+    )
+    report = {
+        "verdict": Verdict.ACCEPTED,
+        "speedup": 12.0,
+        "speedup_ci": [11.0, 13.0],
+        "message": "Accepted",
+        "peak_memory_bytes": 1000,
+        "reference_peak_memory_bytes": 4000,
+        "hardware": "cpu",
+    }
     graded = lifecycle.finish(submission, report)  # sends submission_graded, as a worker would
     assert graded.verdict == Verdict.ACCEPTED and graded.speedup == 12.0
     assert not LeaderboardEntry.objects.filter(user=candidate).exists()
@@ -155,7 +177,9 @@ def test_assessment_submissions_never_reach_leaderboards(candidate, session, ite
 
 def test_rejected_code_shows_the_graders_message(candidate_client, session, settings):
     settings.SUBMISSION_MAX_BYTES = 1024
-    response = candidate_client.post(reverse("teams:submit_code", args=[session.pk, 3]), {"code": "x = 1\n" * 400}, follow=True)
+    response = candidate_client.post(
+        reverse("teams:submit_code", args=[session.pk, 3]), {"code": "x = 1\n" * 400}, follow=True
+    )
     assert "the limit is 1,024 bytes" in response.content.decode()
     assert not Submission.objects.exists()
 
@@ -206,11 +230,15 @@ def test_the_invitation_link_verifies_the_account_that_accepts_it(client, make_u
 
 
 def test_assessment_code_submission_is_rate_limited(candidate_client, session, settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "teams-rate"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "teams-rate"}
+    }
     settings.SUBMISSION_RATE = "2/m"
     settings.SUBMISSION_MAX_QUEUED_PER_USER = 100
     url = reverse("teams:submit_code", args=[session.pk, 3])
-    pages = [candidate_client.post(url, {"code": f"def transform(v):\n    return v  # {n}\n"}, follow=True) for n in range(3)]
+    pages = [
+        candidate_client.post(url, {"code": f"def transform(v):\n    return v  # {n}\n"}, follow=True) for n in range(3)
+    ]
     assert Submission.objects.count() == 2
     assert "You are submitting too quickly" in pages[2].content.decode()
 
@@ -238,7 +266,9 @@ def test_the_teams_copy_of_a_link_verifies_no_address(client, make_user, organis
     assert sign_up(client, "victim", "victim@example.com").status_code == 302
 
 
-def test_a_member_of_the_inviting_team_is_never_verified_by_its_invitation(client, make_user, organisation, mailed_link, clock):
+def test_a_member_of_the_inviting_team_is_never_verified_by_its_invitation(
+    client, make_user, organisation, mailed_link, clock
+):
     squatter = make_user("squatter", verified=False, email="victim@example.com")
     Membership.objects.create(user=squatter, organisation=organisation, role=Role.REVIEWER)
     link = mailed_link("victim@example.com")
@@ -261,7 +291,9 @@ def test_an_invitation_never_hands_its_address_to_another_account(client, make_u
     assert not verification.verified_accounts("victim@example.com").exists()
 
 
-def test_the_owner_of_an_address_can_reset_the_account_their_invitation_made(client, mailed_link, mailoutbox, settings, clock):
+def test_the_owner_of_an_address_can_reset_the_account_their_invitation_made(
+    client, mailed_link, mailoutbox, settings, clock
+):
     """A candidate's account has no password and holds the verified address, so signing up
     again is refused: a password reset must reach it (Django's own skips accounts without
     a usable password)."""

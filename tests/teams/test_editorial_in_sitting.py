@@ -1,5 +1,6 @@
 """An exercise's editorial, earned in practice, stays hidden while the learner sits an
 assessment that holds the exercise (practice.editorial, which asks teams)."""
+
 from datetime import timedelta
 
 import pytest
@@ -19,13 +20,23 @@ SAMPLE = "Square in one call: `np.square`."
 @pytest.fixture
 def solved_exercise(candidate):
     question = Question.objects.create(
-        slug="public-square", title="Public square", topic="Algorithmic Complexity & Code-Level Optimization",
-        difficulty="easy", kind=Kind.CODING, prompt="Square the values.", sample_answer=SAMPLE,
+        slug="public-square",
+        title="Public square",
+        topic="Algorithmic Complexity & Code-Level Optimization",
+        difficulty="easy",
+        kind=Kind.CODING,
+        prompt="Square the values.",
+        sample_answer=SAMPLE,
     )
     version = ExerciseVersion.objects.create(
-        question=question, number=1, spec={"entry_point": "transform", "target": "cpu", "sizes": [10]},
-        reference_code=STARTER, starter_code=STARTER, inputs_code="def make_inputs(size, seed):\n    return ([1],)\n",
-        solution_code="import numpy as np\n", content_hash="public-square",
+        question=question,
+        number=1,
+        spec={"entry_point": "transform", "target": "cpu", "sizes": [10]},
+        reference_code=STARTER,
+        starter_code=STARTER,
+        inputs_code="def make_inputs(size, seed):\n    return ([1],)\n",
+        solution_code="import numpy as np\n",
+        content_hash="public-square",
     )
     Submission.objects.create(
         user=candidate, exercise=version, code="x", purpose=Purpose.PRACTICE, status="done", verdict="accepted"
@@ -35,8 +46,12 @@ def solved_exercise(candidate):
 
 def _sit(organisation, hiring_manager, candidate, question):
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Screen", time_limit_minutes=60,
-        opens_at=START - timedelta(hours=1), closes_at=START + timedelta(days=7), created_by=hiring_manager,
+        organisation=organisation,
+        title="Screen",
+        time_limit_minutes=60,
+        opens_at=START - timedelta(hours=1),
+        closes_at=START + timedelta(days=7),
+        created_by=hiring_manager,
     )
     services.add_question(assessment, question)
     services.publish_assessment(assessment, hiring_manager)

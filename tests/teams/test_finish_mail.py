@@ -1,4 +1,5 @@
 """The team hears by e-mail when a candidate's sitting closes (teams.services.sittings.tell_team_of_finish)."""
+
 from teams import services
 from teams.models import FinishReason, Membership, Role
 

@@ -1,5 +1,6 @@
 """Adding a question says so; adding a GPU exercise while no GPU worker is online
 warns the manager that candidates' code for it could not be graded."""
+
 import pytest
 from django.contrib.messages import get_messages
 from django.core.cache import cache
@@ -21,14 +22,20 @@ def isolated_cache(settings):
 @pytest.fixture
 def empty_draft(draft_assessment):
     return Assessment.objects.create(
-        organisation=draft_assessment.organisation, title="GPU screen", time_limit_minutes=30,
-        opens_at=draft_assessment.opens_at, closes_at=draft_assessment.closes_at, created_by=draft_assessment.created_by,
+        organisation=draft_assessment.organisation,
+        title="GPU screen",
+        time_limit_minutes=30,
+        opens_at=draft_assessment.opens_at,
+        closes_at=draft_assessment.closes_at,
+        created_by=draft_assessment.created_by,
     )
 
 
 def add(client, hiring_manager, assessment, question):
     client.force_login(hiring_manager)
-    response = client.post(reverse("teams:add_question", args=[assessment.organisation.slug, assessment.pk]), {"question": question.pk})
+    response = client.post(
+        reverse("teams:add_question", args=[assessment.organisation.slug, assessment.pk]), {"question": question.pk}
+    )
     return [str(message) for message in get_messages(response.wsgi_request)]
 
 

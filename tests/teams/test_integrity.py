@@ -1,5 +1,6 @@
 """Integrity signals of a sitting: the browser's events (validated and capped), the
 practice gate on the assessment's questions, and the report's timeline and playback."""
+
 import json
 from datetime import timedelta
 
@@ -30,15 +31,18 @@ def test_paste_and_departure_are_stored_with_their_sizes(session, items, clock):
     assert left.at == clock.now - timedelta(seconds=40)  # when the candidate left
 
 
-@pytest.mark.parametrize("event, message", [
-    ({"kind": "keystroke", "question": 3}, "Unknown event kind 'keystroke'"),
-    ({"kind": "question_opened", "question": 1}, "Unknown event kind"),  # only the server records it
-    ({"kind": "paste", "question": 9, "chars": 3}, "names its question by number, 1 to 3"),
-    ({"kind": "paste", "question": 3, "chars": -1}, "chars as a whole number"),
-    ({"kind": "left_page", "seconds": "ten"}, "seconds as a whole number"),
-    ({"kind": "snapshot", "question": 1, "code": "x"}, "coding questions only"),
-    ({"kind": "snapshot", "question": 3, "code": "\x00"}, "A snapshot's code is text"),
-])
+@pytest.mark.parametrize(
+    "event, message",
+    [
+        ({"kind": "keystroke", "question": 3}, "Unknown event kind 'keystroke'"),
+        ({"kind": "question_opened", "question": 1}, "Unknown event kind"),  # only the server records it
+        ({"kind": "paste", "question": 9, "chars": 3}, "names its question by number, 1 to 3"),
+        ({"kind": "paste", "question": 3, "chars": -1}, "chars as a whole number"),
+        ({"kind": "left_page", "seconds": "ten"}, "seconds as a whole number"),
+        ({"kind": "snapshot", "question": 1, "code": "x"}, "coding questions only"),
+        ({"kind": "snapshot", "question": 3, "code": "\x00"}, "A snapshot's code is text"),
+    ],
+)
 def test_a_malformed_batch_is_refused_whole(session, event, message):
     with pytest.raises(integrity.BadSignal, match=message):
         integrity.record_browser_events(session, [{"kind": "paste", "question": 3, "chars": 1}, event])
@@ -141,7 +145,10 @@ def test_the_timeline_orders_every_event_from_the_start(session, items, clock):
     services.submit_code(session, items[2], "def transform(values):\n    return values\n")
     entries = integrity.timeline(session)
     assert [(entry.clock, entry.kind) for entry in entries] == [
-        ("+1:05", "paste"), ("+1:15", "left_page"), ("+1:35", "question_opened"), ("+1:35", "submission"),
+        ("+1:05", "paste"),
+        ("+1:15", "left_page"),
+        ("+1:35", "question_opened"),
+        ("+1:35", "submission"),
     ]
     assert entries[0].detail == "1,500 characters"
     assert entries[1].detail == "away 20 s"
@@ -151,10 +158,13 @@ def test_the_report_shows_the_timeline_and_the_playback(client, hiring_manager, 
     start = {"kind": "snapshot", "question": 3, "code": "def transform(v):\n    pass\n"}
     integrity.record_browser_events(session, [start])
     clock.advance(seconds=2)
-    integrity.record_browser_events(session, [
-        {"kind": "paste", "question": 3, "chars": 40},
-        {"kind": "snapshot", "question": 3, "code": "def transform(v):\n    return v  # <pasted>\n", "paste": True},
-    ])
+    integrity.record_browser_events(
+        session,
+        [
+            {"kind": "paste", "question": 3, "chars": 40},
+            {"kind": "snapshot", "question": 3, "code": "def transform(v):\n    return v  # <pasted>\n", "paste": True},
+        ],
+    )
     client.force_login(hiring_manager)
     page = client.get(reverse("teams:candidate_report", args=[organisation.slug, session.pk])).content.decode()
     assert "Timeline of the sitting" in page

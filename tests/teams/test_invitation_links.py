@@ -1,6 +1,7 @@
 """The owner copies a candidate's invitation link from the assessment page: shown once, just
 after the invitations are sent (only the token's hash is stored), or as a new link that
 replaces the one sent."""
+
 import re
 
 import pytest
@@ -11,7 +12,9 @@ from teams.models import CandidateInvitation
 
 pytestmark = pytest.mark.django_db
 
-FIELD = re.compile(r'<input type="text" id="invitation-link-\d+" value="(http://testserver/teams/invitation/[^"]+/)" readonly')
+FIELD = re.compile(
+    r'<input type="text" id="invitation-link-\d+" value="(http://testserver/teams/invitation/[^"]+/)" readonly'
+)
 LINK = re.compile(r"http://testserver/teams/invitation/[^/\s]+/")
 
 

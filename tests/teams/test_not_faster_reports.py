@@ -1,6 +1,7 @@
 """Issue 30 in the hiring reports: an accepted answer that is not faster than the reference
 earns correctness credit only (as if it ran at exactly the reference's speed); the unchanged
 starter earns nothing; candidates whose intervals overlap share their rank on a question."""
+
 import pytest
 from django.urls import reverse
 
@@ -16,8 +17,15 @@ MINE = "import numpy as np\n\ndef transform(values):\n    return np.square(value
 
 
 def grade(submission, speedup, ci):
-    report = {"verdict": Verdict.ACCEPTED, "speedup": speedup, "speedup_ci": list(ci) if ci else None,
-              "message": "Correct.", "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu"}
+    report = {
+        "verdict": Verdict.ACCEPTED,
+        "speedup": speedup,
+        "speedup_ci": list(ci) if ci else None,
+        "message": "Correct.",
+        "peak_memory_bytes": 2**20,
+        "reference_peak_memory_bytes": 2**20,
+        "hardware": "cpu",
+    }
     return lifecycle.finish(submission, report)
 
 
@@ -65,7 +73,9 @@ def test_a_faster_program_counts_before_a_luckier_not_faster_one(session, items)
     assert result.score == pytest.approx(reports.speed_score(1.5, 4.0))
 
 
-def test_the_comparison_shares_ranks_and_labels_not_faster(client, hiring_manager, organisation, session, items, invite, make_user):
+def test_the_comparison_shares_ranks_and_labels_not_faster(
+    client, hiring_manager, organisation, session, items, invite, make_user
+):
     coding = items[2]
     grade(services.submit_code(session, coding, MINE), 8.0, (7.0, 9.0))
     for name, speedup, ci in [("close", 7.5, (6.8, 8.2)), ("slow", 3.0, (2.8, 3.2)), ("level", 1.05, (0.9, 1.2))]:

@@ -1,4 +1,5 @@
 """Organisations, members and building an assessment."""
+
 import re
 from datetime import timedelta
 
@@ -35,8 +36,12 @@ def invite_member(client, owner, organisation, email, mailoutbox, capture):
     return JOIN_LINK.search(mailoutbox[-1].body).group(1)
 
 
-def test_member_invitation_by_email(client, hiring_manager, organisation, make_user, mailoutbox, django_capture_on_commit_callbacks):
-    link = invite_member(client, hiring_manager, organisation, "colleague@example.com", mailoutbox, django_capture_on_commit_callbacks)
+def test_member_invitation_by_email(
+    client, hiring_manager, organisation, make_user, mailoutbox, django_capture_on_commit_callbacks
+):
+    link = invite_member(
+        client, hiring_manager, organisation, "colleague@example.com", mailoutbox, django_capture_on_commit_callbacks
+    )
     assert mailoutbox[-1].to == ["colleague@example.com"]
 
     anonymous = client.post(link)
@@ -53,8 +58,12 @@ def test_member_invitation_by_email(client, hiring_manager, organisation, make_u
     assert "already been used" in reused.content.decode()
 
 
-def test_member_invitation_needs_the_invited_address(client, hiring_manager, organisation, outsider, mailoutbox, django_capture_on_commit_callbacks):
-    link = invite_member(client, hiring_manager, organisation, "someone@example.com", mailoutbox, django_capture_on_commit_callbacks)
+def test_member_invitation_needs_the_invited_address(
+    client, hiring_manager, organisation, outsider, mailoutbox, django_capture_on_commit_callbacks
+):
+    link = invite_member(
+        client, hiring_manager, organisation, "someone@example.com", mailoutbox, django_capture_on_commit_callbacks
+    )
     client.force_login(outsider)
     response = client.post(link)
     assert "This invitation is for someone@example.com" in response.content.decode()
@@ -74,19 +83,28 @@ def test_the_last_owner_cannot_be_removed(hiring_manager, organisation):
         services.remove_member(hiring_manager.memberships.get(), hiring_manager)
 
 
-def test_owner_builds_and_publishes_an_assessment(client, hiring_manager, organisation, concept_question, coding_question, make_version):
+def test_owner_builds_and_publishes_an_assessment(
+    client, hiring_manager, organisation, concept_question, coding_question, make_version
+):
     make_version(1)
     client.force_login(hiring_manager)
     client.post(
         reverse("teams:assessment_create", args=[organisation.slug]),
-        {"title": "Screen", "instructions": "", "time_limit_minutes": 45,
-         "opens_at": "2030-01-01T09:00", "closes_at": "2099-01-01T09:00"},
+        {
+            "title": "Screen",
+            "instructions": "",
+            "time_limit_minutes": 45,
+            "opens_at": "2030-01-01T09:00",
+            "closes_at": "2099-01-01T09:00",
+        },
     )
     assessment = Assessment.objects.get()
     for question in (coding_question, concept_question):
         client.post(reverse("teams:add_question", args=[organisation.slug, assessment.pk]), {"question": question.pk})
     coding_item = assessment.items.get(question=coding_question)
-    client.post(reverse("teams:move_item", args=[organisation.slug, assessment.pk, coding_item.pk]), {"direction": "down"})
+    client.post(
+        reverse("teams:move_item", args=[organisation.slug, assessment.pk, coding_item.pk]), {"direction": "down"}
+    )
     assert [item.question for item in assessment.items.all()] == [concept_question, coding_question]
 
     client.post(reverse("teams:publish", args=[organisation.slug, assessment.pk]))
@@ -97,7 +115,9 @@ def test_owner_builds_and_publishes_an_assessment(client, hiring_manager, organi
     # A later edit of the exercise makes v2; the published assessment stays on v1.
     make_version(2)
     assert assessment.items.get(question=coding_question).exercise_version.number == 1
-    response = client.post(reverse("teams:remove_item", args=[organisation.slug, assessment.pk, coding_item.pk]), follow=True)
+    response = client.post(
+        reverse("teams:remove_item", args=[organisation.slug, assessment.pk, coding_item.pk]), follow=True
+    )
     assert "can no longer change" in response.content.decode()
     assert assessment.items.count() == 2
 
@@ -112,8 +132,12 @@ def test_a_new_assessment_form_starts_open_from_now_for_two_weeks(client, hiring
     # Saved as offered, it opens at once.
     client.post(
         reverse("teams:assessment_create", args=[organisation.slug]),
-        {"title": "Screen", "time_limit_minutes": 60, "opens_at": f"{opens_at:%Y-%m-%dT%H:%M}",
-         "closes_at": f"{opens_at + timedelta(days=14):%Y-%m-%dT%H:%M}"},
+        {
+            "title": "Screen",
+            "time_limit_minutes": 60,
+            "opens_at": f"{opens_at:%Y-%m-%dT%H:%M}",
+            "closes_at": f"{opens_at + timedelta(days=14):%Y-%m-%dT%H:%M}",
+        },
     )
     assessment = Assessment.objects.get()
     assert assessment.opens_at == opens_at and assessment.closes_at - assessment.opens_at == timedelta(days=14)
@@ -123,7 +147,12 @@ def test_assessment_window_must_make_sense(client, hiring_manager, organisation)
     client.force_login(hiring_manager)
     response = client.post(
         reverse("teams:assessment_create", args=[organisation.slug]),
-        {"title": "Backwards", "time_limit_minutes": 30, "opens_at": "2030-01-02T09:00", "closes_at": "2030-01-01T09:00"},
+        {
+            "title": "Backwards",
+            "time_limit_minutes": 30,
+            "opens_at": "2030-01-02T09:00",
+            "closes_at": "2030-01-01T09:00",
+        },
     )
     assert "The window must close after it opens." in response.content.decode()
     assert not Assessment.objects.exists()
@@ -131,8 +160,11 @@ def test_assessment_window_must_make_sense(client, hiring_manager, organisation)
 
 def test_publishing_needs_questions(organisation, hiring_manager, clock):
     assessment = Assessment.objects.create(
-        organisation=organisation, title="Empty", time_limit_minutes=10,
-        opens_at=clock.now, closes_at=clock.now + timedelta(days=1),
+        organisation=organisation,
+        title="Empty",
+        time_limit_minutes=10,
+        opens_at=clock.now,
+        closes_at=clock.now + timedelta(days=1),
     )
     with pytest.raises(services.TeamsError, match="at least one question"):
         services.publish_assessment(assessment, hiring_manager)

@@ -4,6 +4,7 @@ user, a staff author and an anonymous visitor.
 
 The table must name every URL in the teams namespace: a new URL without a row
 here fails test_matrix_covers_every_teams_url."""
+
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import get_resolver, reverse
@@ -17,14 +18,37 @@ pytestmark = pytest.mark.django_db
 
 OK, FORBIDDEN, NOT_FOUND, LOGIN = "ok", 403, 404, "login"
 
-OWNER_ONLY = {"owner": OK, "reviewer": FORBIDDEN, "other_org": NOT_FOUND, "candidate": NOT_FOUND,
-              "outsider": NOT_FOUND, "author": NOT_FOUND, "anonymous": LOGIN}
+OWNER_ONLY = {
+    "owner": OK,
+    "reviewer": FORBIDDEN,
+    "other_org": NOT_FOUND,
+    "candidate": NOT_FOUND,
+    "outsider": NOT_FOUND,
+    "author": NOT_FOUND,
+    "anonymous": LOGIN,
+}
 TEAM = {**OWNER_ONLY, "reviewer": OK}
-CANDIDATE = {"owner": NOT_FOUND, "reviewer": NOT_FOUND, "other_org": NOT_FOUND, "candidate": OK,
-             "outsider": NOT_FOUND, "author": NOT_FOUND, "anonymous": LOGIN}
-SIGNED_IN = {role: OK for role in ("owner", "reviewer", "other_org", "candidate", "outsider", "author")} | {"anonymous": LOGIN}
-AUTHOR = {"owner": FORBIDDEN, "reviewer": FORBIDDEN, "other_org": FORBIDDEN, "candidate": FORBIDDEN,
-          "outsider": FORBIDDEN, "author": OK, "anonymous": LOGIN}
+CANDIDATE = {
+    "owner": NOT_FOUND,
+    "reviewer": NOT_FOUND,
+    "other_org": NOT_FOUND,
+    "candidate": OK,
+    "outsider": NOT_FOUND,
+    "author": NOT_FOUND,
+    "anonymous": LOGIN,
+}
+SIGNED_IN = {role: OK for role in ("owner", "reviewer", "other_org", "candidate", "outsider", "author")} | {
+    "anonymous": LOGIN
+}
+AUTHOR = {
+    "owner": FORBIDDEN,
+    "reviewer": FORBIDDEN,
+    "other_org": FORBIDDEN,
+    "candidate": FORBIDDEN,
+    "outsider": FORBIDDEN,
+    "author": OK,
+    "anonymous": LOGIN,
+}
 # The token in the link is the secret: anyone holding it sees the invitation page.
 TOKEN_PAGE = {role: OK for role in SIGNED_IN}
 
@@ -86,9 +110,21 @@ MATRIX = {
 }
 #: A graded report with its timed calls, so the timings download has something to give.
 TIMED_REPORT = {
-    "verdict": "accepted", "speedup": 4.0, "speedup_ci": [3.5, 4.5], "message": "accepted", "hardware": "cpu",
-    "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20,
-    "sizes": [{"size": 1000, "pairs": 3, "speedup": 4.0, "calls": {"reference_s": [4.0, 4.1, 3.9], "submission_s": [1.0, 1.0, 1.0], "echo_s": None}}],
+    "verdict": "accepted",
+    "speedup": 4.0,
+    "speedup_ci": [3.5, 4.5],
+    "message": "accepted",
+    "hardware": "cpu",
+    "peak_memory_bytes": 2**20,
+    "reference_peak_memory_bytes": 2**20,
+    "sizes": [
+        {
+            "size": 1000,
+            "pairs": 3,
+            "speedup": 4.0,
+            "calls": {"reference_s": [4.0, 4.1, 3.9], "submission_s": [1.0, 1.0, 1.0], "echo_s": None},
+        }
+    ],
 }
 ROLES = ("owner", "reviewer", "other_org", "candidate", "outsider", "author", "anonymous")
 
@@ -112,15 +148,26 @@ def world(organisation, hiring_manager, reviewer, other_org_member, candidate, o
     submission = services.submit_code(session, items[2], "def transform(x):\n    return x\n")
     lifecycle.finish(submission, TIMED_REPORT)
     member_tokens = []
-    services.invite_member(organisation, "new@example.com", "reviewer", hiring_manager, lambda t: member_tokens.append(t) or t)
+    services.invite_member(
+        organisation, "new@example.com", "reviewer", hiring_manager, lambda t: member_tokens.append(t) or t
+    )
     api_token, _ = org_tokens.create_token(organisation, "ATS", "reviewer", hiring_manager)
     webhook = WebhookEndpoint.objects.create(organisation=organisation, url="https://hooks.example.com/", secret="s")
     delivery = WebhookDelivery.objects.create(endpoint=webhook, event=WebhookEvent.SITTING_STARTED, payload={})
     candidate_tokens = []
-    services.invite_candidate(session.assessment, "fresh@example.com", hiring_manager, lambda t: candidate_tokens.append(t) or t)
+    services.invite_candidate(
+        session.assessment, "fresh@example.com", hiring_manager, lambda t: candidate_tokens.append(t) or t
+    )
     return {
-        "users": {"owner": hiring_manager, "reviewer": reviewer, "other_org": other_org_member, "candidate": candidate,
-                  "outsider": outsider, "author": staff_author, "anonymous": None},
+        "users": {
+            "owner": hiring_manager,
+            "reviewer": reviewer,
+            "other_org": other_org_member,
+            "candidate": candidate,
+            "outsider": outsider,
+            "author": staff_author,
+            "anonymous": None,
+        },
         "org": organisation.slug,
         "assessment": session.assessment.pk,
         "item": items[0].pk,

@@ -1,5 +1,6 @@
 """The practice sitting (teams.services.practice): taken from the start page before the real
 assessment, on the same pages and rules, and counted nowhere the team looks."""
+
 from datetime import timedelta
 
 import pytest
@@ -28,18 +29,33 @@ pytestmark = pytest.mark.django_db
 def practice_bank(db):
     """An easy public CPU exercise and an easy public numeric question, for practice sittings."""
     coding = Question.objects.create(
-        slug="add-one", title="Add one", topic="Warm-up", difficulty="easy", kind=Kind.CODING,
+        slug="add-one",
+        title="Add one",
+        topic="Warm-up",
+        difficulty="easy",
+        kind=Kind.CODING,
         prompt="Add one to each value.",
     )
     ExerciseVersion.objects.create(
-        question=coding, number=1, spec={"target": "cpu", "entry_point": "transform", "sizes": [100]},
-        reference_code="def transform(values):\n    return [v + 1 for v in values]\n", starter_code=STARTER,
+        question=coding,
+        number=1,
+        spec={"target": "cpu", "entry_point": "transform", "sizes": [100]},
+        reference_code="def transform(values):\n    return [v + 1 for v in values]\n",
+        starter_code=STARTER,
         inputs_code="def make_inputs(size, seed):\n    return (list(range(size)),)\n",
-        solution_code="def transform(values):\n    return [v + 1 for v in values]\n", content_hash="add-one-1",
+        solution_code="def transform(values):\n    return [v + 1 for v in values]\n",
+        content_hash="add-one-1",
     )
     numeric = Question.objects.create(
-        slug="kib-in-bytes", title="Bytes in 1 KiB", topic="Warm-up", difficulty="easy", kind=Kind.NUMERIC,
-        prompt="How many bytes are in 1 KiB?", answer_value=1024, answer_unit="bytes", tolerance=0.01,
+        slug="kib-in-bytes",
+        title="Bytes in 1 KiB",
+        topic="Warm-up",
+        difficulty="easy",
+        kind=Kind.NUMERIC,
+        prompt="How many bytes are in 1 KiB?",
+        answer_value=1024,
+        answer_unit="bytes",
+        tolerance=0.01,
     )
     return coding, numeric
 
@@ -131,8 +147,12 @@ def test_reports_scores_and_copy_checks_leave_practice_out(
     assert [report.session for report in reports.assessment_reports(assessment)] == [real]
     # Another assessment of the team that asks the practice's exercise: the practice answer is no copy source.
     other = Assessment.objects.create(
-        organisation=organisation, title="Warm-up screen", time_limit_minutes=30,
-        opens_at=clock.now - timedelta(hours=1), closes_at=clock.now + timedelta(days=1), created_by=hiring_manager,
+        organisation=organisation,
+        title="Warm-up screen",
+        time_limit_minutes=30,
+        opens_at=clock.now - timedelta(hours=1),
+        closes_at=clock.now + timedelta(days=1),
+        created_by=hiring_manager,
     )
     services.add_question(other, practice_bank[0])
     sources = reports._similarity_sources(other.items.get(), other)

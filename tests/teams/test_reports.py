@@ -1,5 +1,6 @@
 """What the team sees: per-candidate scores, the submission timeline with diffs,
 the comparison table, similarity flags and the CSV export."""
+
 import csv
 import io
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 SLOW = "def transform(values):\n    out = []\n    for v in values:\n        out.append(v * v)\n    return out\n"
 FAST = "import numpy as np\n\ndef transform(values):\n    # vectorised\n    return np.square(values)\n"
 FAST_RENAMED = (
-    "import numpy as xp\n\n\ndef transform(data):\n    \"\"\"Square everything.\"\"\"\n"
+    'import numpy as xp\n\n\ndef transform(data):\n    """Square everything."""\n'
     "    return xp.square(data)  # one pass\n"
 )
 # Another program (a different expression), not the same code tidied: see the median test below.
@@ -34,8 +35,15 @@ BUSY = "The grading machine was busy: another process held the reference's CPU d
 
 
 def grade(submission, verdict=Verdict.ACCEPTED, speedup=None, memory=None, message=None):
-    report = {"verdict": verdict, "speedup": speedup, "speedup_ci": [speedup * 0.9, speedup * 1.1] if speedup else None,
-              "message": message or verdict, "peak_memory_bytes": memory, "reference_peak_memory_bytes": 4 * 2**20, "hardware": "cpu"}
+    report = {
+        "verdict": verdict,
+        "speedup": speedup,
+        "speedup_ci": [speedup * 0.9, speedup * 1.1] if speedup else None,
+        "message": message or verdict,
+        "peak_memory_bytes": memory,
+        "reference_peak_memory_bytes": 4 * 2**20,
+        "hardware": "cpu",
+    }
     return lifecycle.finish(submission, report)
 
 
@@ -135,12 +143,14 @@ def test_candidate_report_page(client, reviewer, answered, organisation):
     assert "95% CI 7.20–8.80×" in page
     assert "1.0 MiB vs reference 4.0 MiB (0.250×)" in page
     # The team reads the figure with what the grader said of it, a busy machine included.
-    assert f"<p class=\"grader-message\"><strong>The grader's message:</strong> {escape(BUSY)}</p>" in page
+    assert f'<p class="grader-message"><strong>The grader\'s message:</strong> {escape(BUSY)}</p>' in page
     assert '<span class="diff-add">+    return np.square(values)</span>' in page
     assert "25 min" in page
 
 
-def test_team_downloads_the_timed_calls_of_its_candidates_submissions_only(client, reviewer, answered, organisation, items, invite, make_user):
+def test_team_downloads_the_timed_calls_of_its_candidates_submissions_only(
+    client, reviewer, answered, organisation, items, invite, make_user
+):
     calls = {"reference_s": [0.8, 0.81, 0.79], "submission_s": [0.1, 0.1, 0.11], "echo_s": [0.001, 0.001, 0.001]}
     graded = answered.session_submissions.order_by("submission__created_at").last().submission
     graded.report = {**graded.report, "sizes": [{"size": 1000, "pairs": 3, "speedup": 8.0, "calls": calls}]}
@@ -159,8 +169,16 @@ def test_team_downloads_the_timed_calls_of_its_candidates_submissions_only(clien
     elsewhere.refresh_from_db()
     elsewhere.report = {**elsewhere.report, "sizes": [{"size": 1000, "pairs": 3, "speedup": 3.0, "calls": calls}]}
     elsewhere.save(update_fields=["report"])
-    assert client.get(reverse("teams:submission_timings", args=[organisation.slug, other_session.pk, elsewhere.pk])).status_code == 200
-    assert client.get(reverse("teams:submission_timings", args=[organisation.slug, answered.pk, elsewhere.pk])).status_code == 404
+    assert (
+        client.get(
+            reverse("teams:submission_timings", args=[organisation.slug, other_session.pk, elsewhere.pk])
+        ).status_code
+        == 200
+    )
+    assert (
+        client.get(reverse("teams:submission_timings", args=[organisation.slug, answered.pk, elsewhere.pk])).status_code
+        == 404
+    )
 
 
 def test_reviewer_ticks_rubric_points_through_the_page(client, reviewer, session, items, organisation):

@@ -3,6 +3,7 @@ was renamed, swapped or re-commented; independent answers, tiny obvious answers 
 the starter are not; the regions marked on each side are the code the two share; the
 report compares with the model solution, public practice answers and the
 organisation's other sittings, and shows both programs side by side."""
+
 import re
 
 import pytest
@@ -36,7 +37,7 @@ def transform(values):
     return out
 '''
 # The issue's example: every name changed, two lines swapped, other comments.
-RENAMED_SWAPPED = '''import numpy as xp
+RENAMED_SWAPPED = """import numpy as xp
 
 
 def transform(values):
@@ -52,8 +53,8 @@ def transform(values):
             previous = x
         result[k] = cached
     return result
-'''
-INDEPENDENT = '''from numba import njit
+"""
+INDEPENDENT = """from numba import njit
 import numpy as np
 
 
@@ -67,7 +68,7 @@ def _squares(a, out):
 def transform(values):
     arr = np.asarray(values, dtype=np.float64)
     return _squares(arr, np.empty_like(arr))
-'''
+"""
 ONE_LINER = "import numpy as np\n\ndef transform(values):\n    return np.asarray(values) ** 2\n"
 OTHER_ONE_LINER = "import numpy as np\n\n\ndef transform(xs):\n    # vectorised\n    return np.asarray(xs) ** 2\n"
 
@@ -145,7 +146,7 @@ def test_the_marked_regions_are_the_shared_code_on_both_sides():
 def test_segments_rebuild_the_code_and_tokens_point_into_it():
     code = "x = 1  # one\ny = 'a'\n"
     assert [t.text for t in tokens(code)] == ["N", "=", "NUM", "NEWLINE", "N", "=", "STR", "NEWLINE"]
-    assert [code[t.start:t.end] for t in tokens(code)][:3] == ["x", "=", "1"]
+    assert [code[t.start : t.end] for t in tokens(code)][:3] == ["x", "=", "1"]
     assert segments(code, ()) == [(code, None)]
 
 
@@ -163,10 +164,18 @@ def test_code_that_does_not_tokenise_is_compared_up_to_the_error():
 
 
 def _grade(submission):
-    return lifecycle.finish(submission, {
-        "verdict": Verdict.ACCEPTED, "speedup": 2.0, "speedup_ci": [1.8, 2.2], "message": "ok",
-        "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu",
-    })
+    return lifecycle.finish(
+        submission,
+        {
+            "verdict": Verdict.ACCEPTED,
+            "speedup": 2.0,
+            "speedup_ci": [1.8, 2.2],
+            "message": "ok",
+            "peak_memory_bytes": 2**20,
+            "reference_peak_memory_bytes": 2**20,
+            "hardware": "cpu",
+        },
+    )
 
 
 def _sit(invite, user, item, code, assessment=None):
@@ -183,8 +192,12 @@ def test_the_report_flags_copies_of_a_practice_answer_and_of_another_sitting(
     coding = items[2]
     author = make_user("author")
     practice = Submission.objects.create(
-        user=author, exercise=coding.exercise_version, code=ORIGINAL, purpose=Purpose.PRACTICE,
-        status=Status.DONE, verdict=Verdict.ACCEPTED,
+        user=author,
+        exercise=coding.exercise_version,
+        code=ORIGINAL,
+        purpose=Purpose.PRACTICE,
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
     )
     copier = _sit(invite, make_user("copier"), coding, RENAMED_SWAPPED)
     _sit(invite, make_user("honest"), coding, INDEPENDENT)
@@ -209,14 +222,28 @@ def test_the_report_flags_copies_of_a_practice_answer_and_of_another_sitting(
 
 @pytest.mark.django_db
 def test_the_report_compares_with_the_organisations_other_sittings(
-    client, hiring_manager, organisation, assessment, items, invite, make_user, coding_question,
-    concept_question, numeric_question, clock,
+    client,
+    hiring_manager,
+    organisation,
+    assessment,
+    items,
+    invite,
+    make_user,
+    coding_question,
+    concept_question,
+    numeric_question,
+    clock,
 ):
     from teams.models import Assessment
 
     other = Assessment.objects.create(
-        organisation=organisation, title="Last year's screen", instructions="", time_limit_minutes=60,
-        opens_at=assessment.opens_at, closes_at=assessment.closes_at, created_by=hiring_manager,
+        organisation=organisation,
+        title="Last year's screen",
+        instructions="",
+        time_limit_minutes=60,
+        opens_at=assessment.opens_at,
+        closes_at=assessment.closes_at,
+        created_by=hiring_manager,
     )
     services.add_question(other, coding_question)
     other = services.publish_assessment(other, hiring_manager)

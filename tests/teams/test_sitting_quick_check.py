@@ -1,6 +1,7 @@
 """A candidate's quick check inside a sitting, and the owner's choice of what candidates see
 during one (results, tracebacks, quick check, hints, leaderboards): a quick check runs the
 small inputs, shows its result, and never counts as an answer or towards a score."""
+
 import pytest
 from django.urls import reverse
 
@@ -101,17 +102,31 @@ def test_with_results_hidden_the_candidate_sees_only_that_it_was_graded(candidat
     assert "Your code raised IndexError." not in html and "Runtime error" in html  # the quick check's own result
     assert "The quick check raised IndexError." in html and html.count("<summary>Traceback</summary>") == 1
     assert ">Graded</span>" in html
-    rows = {row["id"]: row for row in candidate_client.get(reverse("teams:submission_status", args=[session.pk, 3])).json()["submissions"]}
-    assert rows[graded.pk]["verdict"] == "" and rows[graded.pk]["message"] == "" and rows[graded.pk]["verdict_label"] == "Graded"
+    rows = {
+        row["id"]: row
+        for row in candidate_client.get(reverse("teams:submission_status", args=[session.pk, 3])).json()["submissions"]
+    }
+    assert (
+        rows[graded.pk]["verdict"] == ""
+        and rows[graded.pk]["message"] == ""
+        and rows[graded.pk]["verdict_label"] == "Graded"
+    )
     assert "IndexError" not in rows[graded.pk]["feedback_html"]
-    assert rows[check.pk]["verdict"] == Verdict.RUNTIME_ERROR and "list index out of range" in rows[check.pk]["feedback_html"]
+    assert (
+        rows[check.pk]["verdict"] == Verdict.RUNTIME_ERROR
+        and "list index out of range" in rows[check.pk]["feedback_html"]
+    )
 
 
 def test_with_tracebacks_hidden_the_message_shows_without_them(candidate_client, assessment, session, items):
     Assessment.objects.filter(pk=assessment.pk).update(show_tracebacks=False)
     session.refresh_from_db()
-    finish(services.submit_code(session, items[2], CODE), Verdict.RUNTIME_ERROR, message="Your code raised IndexError.",
-           failure={"traceback": TRACEBACK})
+    finish(
+        services.submit_code(session, items[2], CODE),
+        Verdict.RUNTIME_ERROR,
+        message="Your code raised IndexError.",
+        failure={"traceback": TRACEBACK},
+    )
     html = page(candidate_client, session)
     assert "Your code raised IndexError." in html and "list index out of range" not in html
 
@@ -136,9 +151,12 @@ def test_the_owner_chooses_in_the_form_and_the_report_shows_it(client, hiring_ma
     assert "What candidates see during a sitting" in form and 'name="show_leaderboards"' in form
     assert 'id="id_show_verdicts" checked' in form and 'id="id_show_leaderboards">' in form
     data = {
-        "title": assessment.title, "instructions": assessment.instructions,
-        "opens_at": assessment.opens_at.strftime("%Y-%m-%dT%H:%M"), "closes_at": assessment.closes_at.strftime("%Y-%m-%dT%H:%M"),
-        "show_verdicts": "on", "show_hints": "on",  # tracebacks, quick check and leaderboards unticked
+        "title": assessment.title,
+        "instructions": assessment.instructions,
+        "opens_at": assessment.opens_at.strftime("%Y-%m-%dT%H:%M"),
+        "closes_at": assessment.closes_at.strftime("%Y-%m-%dT%H:%M"),
+        "show_verdicts": "on",
+        "show_hints": "on",  # tracebacks, quick check and leaderboards unticked
     }
     assert client.post(edit, data).status_code == 302
     assessment.refresh_from_db()
@@ -153,7 +171,9 @@ def test_the_owner_chooses_in_the_form_and_the_report_shows_it(client, hiring_ma
 def test_the_report_lists_quick_checks_apart(client, hiring_manager, assessment, session, items):
     finish(services.submit_code(session, items[2], "def transform(v):\n    return v  # checked\n", quick_check=True))
     client.force_login(hiring_manager)
-    html = client.get(reverse("teams:candidate_report", args=[assessment.organisation.slug, session.pk])).content.decode()
+    html = client.get(
+        reverse("teams:candidate_report", args=[assessment.organisation.slug, session.pk])
+    ).content.decode()
     assert "1 quick check (small inputs, never scored)" in html and "# checked" in html
     assert "No submissions." in html
 

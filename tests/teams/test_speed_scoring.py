@@ -1,6 +1,7 @@
 """A coding question's score reflects speed as its owner configured: half marks for a
 correct answer at the reference's speed, full marks at the target speedup, a log scale
 between; the rule is shown before the start, on the question and in the report."""
+
 import math
 
 import pytest
@@ -25,7 +26,9 @@ def test_speed_score_curve():
 # Not the starter (conftest.STARTER, `return values`): the starter unchanged never scores (issue 30).
 def accept(session, item, speedup, code="def transform(v):\n    return [x * x for x in v]\n"):
     submission = services.submit_code(session, item, code)
-    lifecycle.finish(submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"})
+    lifecycle.finish(
+        submission, {"verdict": Verdict.ACCEPTED, "speedup": speedup, "message": "Correct.", "hardware": "cpu"}
+    )
 
 
 def test_the_owner_sets_a_target_and_the_best_answer_counts(client, hiring_manager, session, items):

@@ -1,5 +1,6 @@
 """The team API (/api/v1/team/): organisation tokens, scoped to their organisation, with the
 reports' honest speed figures (ties where intervals overlap, not-faster answers unranked)."""
+
 import pytest
 
 from api import tokens
@@ -30,8 +31,15 @@ def reviewer_token(organisation, hiring_manager):
 
 
 def grade(submission, speedup, ci):
-    report = {"verdict": Verdict.ACCEPTED, "speedup": speedup, "speedup_ci": list(ci), "message": "Correct.",
-              "peak_memory_bytes": 2**20, "reference_peak_memory_bytes": 2**20, "hardware": "cpu"}
+    report = {
+        "verdict": Verdict.ACCEPTED,
+        "speedup": speedup,
+        "speedup_ci": list(ci),
+        "message": "Correct.",
+        "peak_memory_bytes": 2**20,
+        "reference_peak_memory_bytes": 2**20,
+        "hardware": "cpu",
+    }
     return lifecycle.finish(submission, report)
 
 

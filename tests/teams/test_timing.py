@@ -1,5 +1,6 @@
 """The clock: invitations that expire or are reused, the server-enforced deadline,
 extra time, and finalisation when the candidate never comes back."""
+
 from datetime import timedelta
 
 import pytest
@@ -96,7 +97,9 @@ def test_late_autosave_gets_a_clear_json_refusal(candidate_client, session, cloc
 
 def test_late_code_submission_is_refused(candidate_client, session, items, clock):
     clock.advance(hours=2)
-    response = candidate_client.post(reverse("teams:submit_code", args=[session.pk, 3]), {"code": "def transform(v): return v"}, follow=True)
+    response = candidate_client.post(
+        reverse("teams:submit_code", args=[session.pk, 3]), {"code": "def transform(v): return v"}, follow=True
+    )
     assert "Time is up" in response.content.decode()
     assert not session.session_submissions.exists()
 
@@ -199,5 +202,7 @@ def test_finish_then_done_page(candidate_client, session, clock):
     assert session.finish_reason == FinishReason.SUBMITTED
     assert session.time_used() == timedelta(minutes=20)
     # Answers cannot change after submitting.
-    late = candidate_client.post(reverse("teams:save_answer", args=[session.pk, 1]), {"text": "x"}, HTTP_ACCEPT="application/json")
+    late = candidate_client.post(
+        reverse("teams:save_answer", args=[session.pk, 1]), {"text": "x"}, HTTP_ACCEPT="application/json"
+    )
     assert late.status_code == 409

@@ -1,5 +1,6 @@
 """Signed webhooks (teams.webhooks): a real HTTP receiver on 127.0.0.1 checks each request's
 signature; a failing one is retried with growing waits, then the delivery is marked failed."""
+
 import hashlib
 import hmac
 import json
@@ -153,8 +154,13 @@ def test_graded_waits_for_the_sittings_last_grading_and_is_sent_once(
 @pytest.mark.parametrize(
     "url",
     [
-        "http://127.0.0.1:8000/", "https://localhost/", "https://10.1.2.3/", "https://169.254.169.254/latest/",
-        "https://[::1]/", "http://93.184.216.34/", "ftp://93.184.216.34/",
+        "http://127.0.0.1:8000/",
+        "https://localhost/",
+        "https://10.1.2.3/",
+        "https://169.254.169.254/latest/",
+        "https://[::1]/",
+        "http://93.184.216.34/",
+        "ftp://93.184.216.34/",
     ],
 )
 def test_private_loopback_and_plain_http_endpoints_are_refused(organisation, hiring_manager, settings, url):
@@ -178,8 +184,12 @@ def test_owners_manage_endpoints_and_send_a_delivery_again_from_the_page(
     client.post(f"/teams/org/{organisation.slug}/webhooks/", {"url": "http://127.0.0.1:9/hook"})
     (endpoint,) = organisation.webhook_endpoints.all()
     first = WebhookDelivery.objects.create(
-        endpoint=endpoint, event=WebhookEvent.SITTING_STARTED, payload={"event": "x"},
-        status=DeliveryStatus.FAILED, attempts=6, response_code=503,
+        endpoint=endpoint,
+        event=WebhookEvent.SITTING_STARTED,
+        payload={"event": "x"},
+        status=DeliveryStatus.FAILED,
+        attempts=6,
+        response_code=503,
     )
     log = client.get(f"/teams/org/{organisation.slug}/webhooks/")
     assert b"Failed" in log.content and b"503" in log.content

@@ -20,7 +20,9 @@ class Command(BaseCommand):
         password = secrets.token_urlsafe(12)
         user = User.objects.create_superuser(username=username, email=f"{username}@hotpath.local", password=password)
         mark_verified(user)  # its made-up address receives no mail, and the demo should grade code at once
-        self.stdout.write(self.style.SUCCESS(
-            f"Created demo admin. Sign in at http://127.0.0.1:8000/accounts/login/ as {username} / {password} "
-            "(shown only this once)."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Created demo admin. Sign in at http://127.0.0.1:8000/accounts/login/ as {username} / {password} "
+                "(shown only this once)."
+            )
+        )

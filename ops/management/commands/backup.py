@@ -1,6 +1,7 @@
 """`manage.py backup FILE`: the whole database as one file (ops.backup: the dump and a manifest). FILE `-` writes
 the backup to standard output, e.g. `docker-compose exec -T web python manage.py backup - > hotpath.tar.gz`.
 The file holds every account's data, password hashes included: it is written readable by its owner only."""
+
 import json
 import os
 import sys

@@ -4,6 +4,7 @@ health checks of the services that serve no HTTP (workers, beat). Exit status 0 
 
 --worker NAME also asks that the Celery worker NAME (e.g. celery@$HOSTNAME) beat in the
 last minute (ops.heartbeat): a worker whose consumer hung stops beating."""
+
 import json
 
 from django.core.management.base import BaseCommand, CommandError
@@ -16,8 +17,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--worker", help="also require a fresh heartbeat from this Celery worker (name@host)")
-        parser.add_argument("--skip", action="append", default=[], choices=sorted(health.CHECKS),
-                            help="leave a check out (repeatable)")
+        parser.add_argument(
+            "--skip", action="append", default=[], choices=sorted(health.CHECKS), help="leave a check out (repeatable)"
+        )
 
     def handle(self, *args, **options):
         extra = {}

@@ -1,6 +1,7 @@
 """`manage.py restore FILE`: replace the database with a backup made by `manage.py backup` (ops.backup). FILE `-`
 reads it from standard input. A file that is not a readable Hotpath backup, holds another engine's database or comes
 from a newer schema is refused before anything changes; a restore that fails leaves the database as it was."""
+
 import json
 import shutil
 import sys

@@ -7,7 +7,9 @@ class Command(BaseCommand):
     help = "Write every live question back to bank files under DIR, in the canonical layout load_bank reads."
 
     def add_arguments(self, parser):
-        parser.add_argument("directory", help="where to write the bank (created if missing; existing files are overwritten)")
+        parser.add_argument(
+            "directory", help="where to write the bank (created if missing; existing files are overwritten)"
+        )
 
     def handle(self, *args, directory, **options):
         count = dump_bank(directory)

@@ -29,7 +29,9 @@ class TerminalProgress(LoadProgress):
     def validating(self, position, total, entry):
         if self.grading_started is None:
             self.grading_started = time.monotonic()
-        self._status(f"Exercise {position} of {total}: {entry.slug}: grading the model solution against the reference in the sandbox")
+        self._status(
+            f"Exercise {position} of {total}: {entry.slug}: grading the model solution against the reference in the sandbox"
+        )
 
     def validated(self, position, total, entry, problem):
         self.graded += 1
@@ -101,7 +103,9 @@ class Command(BaseCommand):
         for problem in report.problems:
             self.stderr.write(self.style.WARNING(f"Not loaded: {problem}"))
         if report.problems:
-            self.stderr.write(self.style.WARNING(
-                f"{len(report.left_out)} bank entry(ies) not loaded (above); the rest of the bank was. "
-                "A question such an entry held before stays as it was. Fix the file and run load_bank again."
-            ))
+            self.stderr.write(
+                self.style.WARNING(
+                    f"{len(report.left_out)} bank entry(ies) not loaded (above); the rest of the bank was. "
+                    "A question such an entry held before stays as it was. Fix the file and run load_bank again."
+                )
+            )

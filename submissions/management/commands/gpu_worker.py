@@ -2,6 +2,7 @@
 measures that device's limits for the roofline first (grader.host_limits), and
 keeps a heartbeat in the cache so the site can tell learners whether a GPU
 worker is online."""
+
 import socket
 import threading
 
@@ -51,6 +52,8 @@ class Command(BaseCommand):
         heartbeat.start()
         try:
             # The project's Celery app (configured from settings when Django starts).
-            current_app.worker_main(["worker", "-Q", "gpu", "--concurrency", "1", "-n", "gpu@%h", "--loglevel", options["loglevel"]])
+            current_app.worker_main(
+                ["worker", "-Q", "gpu", "--concurrency", "1", "-n", "gpu@%h", "--loglevel", options["loglevel"]]
+            )
         finally:
             heartbeat.stop()

@@ -7,6 +7,7 @@ one, so authors can grade against what they are editing; otherwise from the
 database's current version. With --json, stdout holds exactly one JSON object;
 otherwise a progress bar runs on stderr while it grades, when stderr is a terminal.
 """
+
 import json
 from pathlib import Path
 
@@ -56,7 +57,9 @@ class Command(BaseCommand):
         parser.add_argument("slug", help="exercise slug, e.g. python-loop-to-numpy")
         parser.add_argument("file", help="the Python file to grade")
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object and nothing else")
-        parser.add_argument("--backend", choices=["bwrap", "docker"], help="sandbox backend (default: settings.SANDBOX_BACKEND)")
+        parser.add_argument(
+            "--backend", choices=["bwrap", "docker"], help="sandbox backend (default: settings.SANDBOX_BACKEND)"
+        )
         parser.add_argument("--mode", choices=MODES, default="full", help="full grading, or a quick correctness check")
 
     def handle(self, *args, **options):
@@ -103,15 +106,21 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Roofline on {host['cpu_model']} (CPU {host['cpu']}): memory {feedback.three_figures(host['bandwidth_gbs'])} GB/s, "
                 f"compute {feedback.three_figures(host['compute_gflops'])} GFLOP/s on one core (measured {host['measured_at'][:16]})"
-                + (f"; one pass into a new array {feedback.three_figures(host['fresh_pass_gbs'])} GB/s" if host.get("fresh_pass_gbs") else "")
+                + (
+                    f"; one pass into a new array {feedback.three_figures(host['fresh_pass_gbs'])} GB/s"
+                    if host.get("fresh_pass_gbs")
+                    else ""
+                )
             )
         for row in roofline["sizes"]:
             sides = []
             for side in ("submission", "reference"):
                 figures = row[side]
                 if figures:
-                    sides.append(f"{side} {feedback.three_figures(figures['gbs'])} GB/s ({feedback.percent(figures['bandwidth_fraction'])}), "
-                                 f"{feedback.three_figures(figures['gflops'])} GFLOP/s ({feedback.percent(figures['compute_fraction'])})")
+                    sides.append(
+                        f"{side} {feedback.three_figures(figures['gbs'])} GB/s ({feedback.percent(figures['bandwidth_fraction'])}), "
+                        f"{feedback.three_figures(figures['gflops'])} GFLOP/s ({feedback.percent(figures['compute_fraction'])})"
+                    )
             self.stdout.write(f"  size {row['size']}: " + "; ".join(sides))
         if roofline["hint"]:
             self.stdout.write(f"Roofline hint: {roofline['hint']}")
@@ -122,9 +131,13 @@ class Command(BaseCommand):
         write(report["message"])
         if report["speedup"] is not None:
             write(f"Speedup: {_number(report['speedup'])}x, 95% CI {_interval(report['speedup_ci'])}")
-        write(f"Peak memory: {_mib(report['peak_memory_bytes'])} (reference {_mib(report['reference_peak_memory_bytes'])})")
+        write(
+            f"Peak memory: {_mib(report['peak_memory_bytes'])} (reference {_mib(report['reference_peak_memory_bytes'])})"
+        )
         if report["scaling_exponent"] is not None:
-            write(f"Scaling exponent: {_number(report['scaling_exponent'])} (reference {_number(report['reference_scaling_exponent'])})")
+            write(
+                f"Scaling exponent: {_number(report['scaling_exponent'])} (reference {_number(report['reference_scaling_exponent'])})"
+            )
         if report["sizes"]:
             header = ("size", "time", "reference", "speedup", "95% CI", "memory", "ref memory", "first call", "correct")
             rows = [

@@ -7,6 +7,7 @@ Every worker does the same when it starts (submissions.tasks.measure_host_limits
 worker also measures its device, manage.py gpu_worker). `--gpu` measures the GPU
 the GPU sandbox exposes: device memory bandwidth and a float32 compute peak.
 """
+
 import json
 
 from django.core.management.base import BaseCommand, CommandError
@@ -19,7 +20,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--json", action="store_true", help="print the measurement as one JSON object")
-        parser.add_argument("--gpu", action="store_true", help="measure the GPU (through CuPy, in the GPU sandbox) instead of the CPU")
+        parser.add_argument(
+            "--gpu", action="store_true", help="measure the GPU (through CuPy, in the GPU sandbox) instead of the CPU"
+        )
 
     def handle(self, *args, **options):
         try:
@@ -31,10 +34,18 @@ class Command(BaseCommand):
             return
         if options["gpu"]:
             self.stdout.write(f"{limits['host']}: {limits['device']} (CuPy {limits['cupy']})")
-            self.stdout.write(f"Device memory bandwidth: {limits['bandwidth_gbs']:.1f} GB/s (copy {limits['copy_gbs']:.1f}, triad {limits['triad_gbs']:.1f})")
+            self.stdout.write(
+                f"Device memory bandwidth: {limits['bandwidth_gbs']:.1f} GB/s (copy {limits['copy_gbs']:.1f}, triad {limits['triad_gbs']:.1f})"
+            )
             self.stdout.write(f"Compute peak: {limits['compute_gflops']:.0f} GFLOP/s (float32 matrix product, cuBLAS)")
             return
-        self.stdout.write(f"{limits['host']}: {limits['cpu_model']} ({limits['logical_cpus']} logical CPUs), measured on CPU {limits['cpu']}")
-        self.stdout.write(f"Memory bandwidth: {limits['bandwidth_gbs']:.2f} GB/s (copy {limits['copy_gbs']:.2f}, triad {limits['triad_gbs']:.2f})")
-        self.stdout.write(f"One pass into a new array: {limits['fresh_pass_gbs']:.2f} GB/s (the OS clears its pages on first touch)")
+        self.stdout.write(
+            f"{limits['host']}: {limits['cpu_model']} ({limits['logical_cpus']} logical CPUs), measured on CPU {limits['cpu']}"
+        )
+        self.stdout.write(
+            f"Memory bandwidth: {limits['bandwidth_gbs']:.2f} GB/s (copy {limits['copy_gbs']:.2f}, triad {limits['triad_gbs']:.2f})"
+        )
+        self.stdout.write(
+            f"One pass into a new array: {limits['fresh_pass_gbs']:.2f} GB/s (the OS clears its pages on first touch)"
+        )
         self.stdout.write(f"Compute peak, one core: {limits['compute_gflops']:.2f} GFLOP/s (float64 matrix product)")
