@@ -55,7 +55,7 @@ test-fast: $(STAMP)
 test-judge: $(STAMP) sandbox-deps
 	$(VENV)/bin/pytest -p no:django -W 'ignore:Unknown config option:pytest.PytestConfigWarning' tests/grader tests/harness $(PYTEST_ARGS)
 
-# ruff (pyproject.toml): findings older than the rules are listed there per file, so new code meets them.
+# ruff (pyproject.toml): lint findings older than the rules are listed there per file; every file has ruff format's layout.
 # lint-imports: the import contracts in pyproject.toml (which layer may import which; the judge without Django).
 # mypy: the judge's types (pyproject.toml).
 lint: $(STAMP)
