@@ -18,19 +18,27 @@ class TokenFailed(exceptions.AuthenticationFailed):
         super().__init__(detail=message, code=code)
 
 
+def bearer_token(request):
+    """The token of an `Authorization: Bearer <token>` header; None without such a header
+    (another scheme may take the request); TokenFailed for a malformed one."""
+    header = authentication.get_authorization_header(request).split()
+    if not header or header[0].lower() != b"bearer":
+        return None
+    if len(header) != 2:
+        raise TokenFailed("token_invalid", "The Authorization header must be 'Bearer <token>'.")
+    try:
+        return header[1].decode("ascii")
+    except UnicodeDecodeError:
+        raise TokenFailed("token_invalid", "That token is not one Hotpath issued.") from None
+
+
 class PersonalAccessTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
     def authenticate(self, request):
-        header = authentication.get_authorization_header(request).split()
-        if not header or header[0].lower() != self.keyword.lower().encode():
+        presented = bearer_token(request)
+        if presented is None:
             return None
-        if len(header) != 2:
-            raise TokenFailed("token_invalid", "The Authorization header must be 'Bearer <token>'.")
-        try:
-            presented = header[1].decode("ascii")
-        except UnicodeDecodeError:
-            raise TokenFailed("token_invalid", "That token is not one Hotpath issued.") from None
         row = tokens.find_token(presented)
         if row is None:
             raise TokenFailed("token_invalid", "That token is not one Hotpath issued.")
@@ -67,15 +75,9 @@ class OrganisationTokenAuthentication(authentication.BaseAuthentication):
     keyword = "Bearer"
 
     def authenticate(self, request):
-        header = authentication.get_authorization_header(request).split()
-        if not header or header[0].lower() != self.keyword.lower().encode():
+        presented = bearer_token(request)
+        if presented is None:
             return None
-        if len(header) != 2:
-            raise TokenFailed("token_invalid", "The Authorization header must be 'Bearer <token>'.")
-        try:
-            presented = header[1].decode("ascii")
-        except UnicodeDecodeError:
-            raise TokenFailed("token_invalid", "That token is not one Hotpath issued.") from None
         row = org_tokens.find_token(presented)
         if row is None:
             raise TokenFailed(
