@@ -5,7 +5,8 @@
 // room (its own come back as confirmations), and rebases what it has not sent yet on steps
 // it missed (@codemirror/collab). After a dropped connection or a reload it asks for the
 // steps since its version, so no accepted text is lost. Cursors, gradings, notes and the
-// end of the interview travel over the same socket.
+// end of the interview (or, in a peer interview, the swap of roles that moves both people
+// to its second half) travel over the same socket.
 import { basicSetup, EditorView } from "codemirror";
 import { collab, getClientID, getSyncedVersion, receiveUpdates, sendableUpdates } from "@codemirror/collab";
 import { indentWithTab } from "@codemirror/commands";
@@ -123,6 +124,7 @@ class Room {
       joined: () => setText("room-candidate", message.name),
       notes_saved: () => setText("room-notes-status", "Notes saved."),
       ended: () => { location.href = message.report_url; },
+      swapped: () => { location.href = message.room_url; },
       error: () => { this.pushing = false; showError(message.message); },
     }[message.event];
     if (handler) handler();
@@ -226,7 +228,7 @@ class Room {
   }
 
   setControls(enabled) {
-    document.querySelectorAll("[data-grade], #room-end").forEach((button) => { button.disabled = !enabled; });
+    document.querySelectorAll("[data-grade], #room-end, #room-swap").forEach((button) => { button.disabled = !enabled; });
   }
 
   // A grading started by either person: listed for both, its progress polled until its result.
@@ -297,6 +299,12 @@ function init() {
   if (end) {
     end.addEventListener("click", () => {
       if (window.confirm("End the interview? The room becomes read-only and its report is written.")) room.send({ type: "end" });
+    });
+  }
+  const swap = document.getElementById("room-swap");
+  if (swap) {
+    swap.addEventListener("click", () => {
+      if (window.confirm("Swap roles? This half ends, and your partner interviews you on another question.")) room.send({ type: "swap" });
     });
   }
   watchNotes(room);

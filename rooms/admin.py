@@ -9,17 +9,21 @@ from .models import Room
 
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
-    list_display = ("public_id", "question", "interviewer", "candidate", "state", "created_at", "ended_at")
-    list_filter = ("state",)
+    list_display = ("public_id", "kind", "question", "interviewer", "candidate", "state", "created_at", "ended_at")
+    list_filter = ("kind", "state")
     search_fields = ("public_id", "question__slug", "interviewer__username", "candidate__username")
     list_select_related = ("question", "interviewer", "candidate")
     exclude = ("invite_token",)
     readonly_fields = (
         "public_id",
+        "kind",
         "question",
         "exercise",
         "interviewer",
         "candidate",
+        "invitee",
+        "swap_question",
+        "first_half",
         "state",
         "text",
         "version",

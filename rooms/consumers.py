@@ -1,5 +1,7 @@
 """The room's websocket: a thin relay. Each message is checked and carried out by
-rooms.services as the connection's own user; what was accepted goes to the whole room."""
+rooms.services (rooms.peers for a swap of roles) as the connection's own user, against the
+role that user holds in this room (a message only the interviewer may send is refused from
+the candidate); what was accepted goes to the whole room."""
 
 from time import monotonic
 
@@ -7,7 +9,7 @@ from asgiref.sync import async_to_sync
 from channels.generic.websocket import JsonWebsocketConsumer
 from django.urls import reverse
 
-from . import broadcast, services
+from . import broadcast, peers, services
 from .models import Room
 
 #: The close code the page reads as "this room is not yours" (and stops reconnecting). A refusal is
@@ -149,7 +151,20 @@ class RoomConsumer(JsonWebsocketConsumer):
         room = services.end(self.user, self._fresh_room())
         broadcast.send(room, {"event": "ended", "report_url": reverse("rooms:report", args=[room.public_id])})
 
-    HANDLERS = {"pull": pull, "push": push, "cursor": cursor, "grade": grade, "notes": notes, "end": end}
+    def swap(self, content):
+        """A peer interview's swap of roles: both pages move to the second half."""
+        second = peers.swap(self.user, self._fresh_room())
+        broadcast.send(self.room, {"event": "swapped", "room_url": second.get_absolute_url()})
+
+    HANDLERS = {
+        "pull": pull,
+        "push": push,
+        "cursor": cursor,
+        "grade": grade,
+        "notes": notes,
+        "end": end,
+        "swap": swap,
+    }
 
     def room_event(self, event):
         self.send_json(event["message"])

@@ -1,5 +1,9 @@
 """A room: one shared program, its step log (the authoritative edit history the
-editors synchronise on), the gradings run from it and the interviewer's notes."""
+editors synchronise on), the gradings run from it and the interviewer's notes.
+
+A peer interview is two rooms, its halves: in the first the learner who invited interviews
+the invited one; swapping roles ends it and opens the second, on another question, with the
+roles the other way round. Each half is an ordinary room with its own interviewer."""
 
 import uuid
 
@@ -15,6 +19,14 @@ class RoomState(models.TextChoices):
     ENDED = "ended", "Ended"
 
 
+class RoomKind(models.TextChoices):
+    """An interview (one interviewer, whoever follows the link is the candidate) or a half of a peer
+    interview between two learners (only the invited learner joins; each interviews once)."""
+
+    INTERVIEW = "interview", "Interview"
+    PEER = "peer", "Peer interview"
+
+
 class Room(models.Model):
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     question = models.ForeignKey("questions.Question", on_delete=models.CASCADE, related_name="rooms")
@@ -22,6 +34,19 @@ class Room(models.Model):
     interviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rooms_led")
     candidate = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="rooms_joined"
+    )
+    kind = models.CharField(max_length=10, choices=RoomKind.choices, default=RoomKind.INTERVIEW)
+    #: A peer room's invited learner: the one person its link lets in.
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    #: A peer room's first half: the question of the second, where the invited learner interviews.
+    swap_question = models.ForeignKey(
+        "questions.Question", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    #: A peer room's second half: the first, whose swap of roles opened it.
+    first_half = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="second_half"
     )
     invite_token = models.CharField(max_length=64, unique=True)
     invite_expires_at = models.DateTimeField()
@@ -45,6 +70,18 @@ class Room(models.Model):
     @property
     def is_open(self):
         return self.state == RoomState.OPEN
+
+    @property
+    def is_peer(self):
+        return self.kind == RoomKind.PEER
+
+    def halves(self):
+        """The rooms of this interview in order: itself, or a peer interview's first and (once swapped) second half."""
+        if not self.is_peer:
+            return [self]
+        first = self.first_half if self.first_half_id else self
+        second = Room.objects.select_related("question", "interviewer", "candidate").filter(first_half=first).first()
+        return [first, second] if second else [first]
 
     @property
     def group_name(self):

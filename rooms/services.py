@@ -38,24 +38,30 @@ def open_room(interviewer, question_slug):
     if exercise is None:
         raise RoomRefused("There is no live coding exercise by that name.")
     return Room.objects.create(
-        question=question,
-        exercise=exercise,
-        interviewer=interviewer,
-        invite_token=secrets.token_urlsafe(32),
-        invite_expires_at=timezone.now() + timedelta(hours=settings.ROOMS_INVITE_TTL_HOURS),
-        text=exercise.starter_code,
+        question=question, exercise=exercise, interviewer=interviewer, text=exercise.starter_code, **new_invitation()
     )
+
+
+def new_invitation():
+    """A room's invitation: a token no one can guess and when it stops letting anyone in."""
+    return {
+        "invite_token": secrets.token_urlsafe(32),
+        "invite_expires_at": timezone.now() + timedelta(hours=settings.ROOMS_INVITE_TTL_HOURS),
+    }
 
 
 def join(user, invite_token):
     """(room, joined now): the room the invitation opens for `user`, the interviewer's own or
-    the candidate's (the first other person to follow an unexpired link to an open room becomes it)."""
+    the candidate's (the first other person to follow an unexpired link to an open room becomes it;
+    in a peer room, only the invited learner may)."""
     with transaction.atomic():
         room = Room.objects.select_for_update().filter(invite_token=invite_token).first()
         if room is None:
             raise RoomRefused("This invitation link is not valid.")
         if is_participant(room, user):
             return room, False
+        if room.invitee_id is not None and room.invitee_id != user.pk:
+            raise RoomRefused("This invitation is for another learner.")
         if not room.is_open:
             raise RoomRefused("This interview has ended.")
         if room.candidate_id is not None:

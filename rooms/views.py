@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from submissions.services.queueing import submission_progress
 from submissions.speed import submission_speed
 
-from . import broadcast, services
+from . import broadcast, peers, services
 from .broadcast import grading_message
 
 
@@ -51,6 +51,20 @@ def new(request):
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def new_peer(request):
+    """GET: what a peer interview is; POST: invite the learner named in `partner` to one."""
+    if request.method == "POST":
+        partner = request.POST.get("partner", "")
+        try:
+            room = peers.open_peer_room(request.user, partner)
+        except services.RoomRefused as exc:
+            return render(request, "rooms/new_peer.html", {"partner": partner, "error": str(exc)}, status=400)
+        return redirect(room)
+    return render(request, "rooms/new_peer.html", {"partner": request.GET.get("partner", "")})
+
+
+@login_required
 @require_GET
 def join(request, token):
     try:
@@ -69,13 +83,17 @@ def room(request, public_id):
     if not room.is_open:
         return redirect("rooms:report", public_id=room.public_id)
     is_interviewer = request.user.pk == room.interviewer_id
+    halves = room.halves()
     context = {
         "room": room,
         "question": room.question,
         "is_interviewer": is_interviewer,
+        # A peer interview's second half has no link: both people are in already.
         "invite_url": request.build_absolute_uri(reverse("rooms:join", args=[room.invite_token]))
-        if is_interviewer
+        if is_interviewer and room.first_half_id is None
         else None,
+        "half": halves.index(room) + 1 if room.is_peer else None,
+        "partner": (room.candidate or room.invitee) if is_interviewer else room.interviewer,
         "gradings": [grading_message(grading) for grading in services.room_gradings(room)],
     }
     return render(request, "rooms/room.html", context)
@@ -119,15 +137,24 @@ def grading(request, public_id, submission_id):
 @login_required
 @require_GET
 def report(request, public_id):
-    """The interview's record: the final program, every grading, and (for the interviewer) the notes."""
+    """The interview's record: the final program, every grading, and (for the interviewer) the notes;
+    a peer interview's, each half's, its notes for whoever interviewed in it."""
     room = _room_or_404(request.user, public_id)
-    if room.is_open:
+    halves = room.halves()
+    if halves[-1].is_open:  # a peer interview's second half goes on after the first has ended
         messages.info(request, "The report is written when the interviewer ends the interview.")
-        return redirect(room)
+        return redirect(halves[-1])
     context = {
-        "room": room,
-        "question": room.question,
-        "is_interviewer": request.user.pk == room.interviewer_id,
-        "gradings": services.room_gradings(room),
+        "room": halves[0],
+        "halves": [
+            {
+                "number": number,
+                "room": half,
+                "question": half.question,
+                "is_interviewer": request.user.pk == half.interviewer_id,
+                "gradings": services.room_gradings(half),
+            }
+            for number, half in enumerate(halves, start=1)
+        ],
     }
     return render(request, "rooms/report.html", context)

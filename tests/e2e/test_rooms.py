@@ -162,7 +162,7 @@ def test_two_people_edit_one_program_and_see_each_others_work(signed_in_page, ma
     ivy.get_by_role("button", name="End interview").click()
     for page in (ivy, cand):
         expect(page.get_by_role("heading", name=re.compile("^Interview report"))).to_be_visible()
-        expect(page.locator("#room-final-code")).to_contain_text("# cand was here")
+        expect(page.locator(".room-final-code")).to_contain_text("# cand was here")
     violations = [*serious_violations(ivy, axe, "light"), *serious_violations(ivy, axe, "dark")]
     assert violations == [], "\n".join(violations)
     assert ivy.errors == [] and cand.errors == []
