@@ -16,12 +16,14 @@ from ..text import unix_newlines
 from .canonical import plain_number
 from .entries import BankFileInvalid
 from .schema import (
+    ALL_CPUS,
     COMMON_KEYS,
     EXERCISE_FILES,
     EXERCISE_MARKDOWN,
     GRADED_ON,
     KIND_KEYS,
     LIMIT_KEYS,
+    MAX_CPUS,
     MODULE_PATTERN,
     REQUIRED_CODING_KEYS,
     REQUIRED_SECTIONS,
@@ -249,6 +251,14 @@ def coding_spec(meta, reasons):
             reasons.append(f"'graded_on' must be a non-empty list from {', '.join(GRADED_ON)}, got {graded_on!r}")
         else:
             spec["graded_on"] = list(graded_on)
+    if "cpus" in meta:
+        cpus = meta["cpus"]
+        if cpus != ALL_CPUS and not (_is_positive_int(cpus) and cpus <= MAX_CPUS):
+            reasons.append(f"'cpus' must be a whole number from 1 to {MAX_CPUS} or {ALL_CPUS!r}, got {cpus!r}")
+        elif meta.get("target", "cpu") != "cpu":
+            reasons.append("'cpus' applies to CPU exercises only (a GPU exercise is graded on one CPU)")
+        else:
+            spec["cpus"] = cpus
     if "work" in meta:
         sizes = [*spec.get("sizes", []), *spec.get("check_sizes", [])]
         try:

@@ -30,6 +30,7 @@ KIND_KEYS = {
         "limits",
         "allowed_imports",
         "graded_on",
+        "cpus",
         "work",
     ),
 }
@@ -38,6 +39,10 @@ LIMIT_KEYS = ("time_s", "memory_mb", "processes", "output_kb", "disk_mb")
 TOLERANCE_KEYS = ("rtol", "atol")
 GRADED_ON = ("time", "memory")
 TARGETS = ("cpu", "gpu")
+#: `cpus`: how many CPUs a CPU exercise is graded on (a count up to this, or "all" the
+#: worker has); one when absent. The grader gives at most what the host has.
+MAX_CPUS = 64
+ALL_CPUS = "all"
 
 # Body sections: model field -> heading. Written in this order.
 SECTIONS = {"prompt": "Prompt", "sample_answer": "Sample answer", "explanation": "Explanation", "hints": "Hints"}

@@ -141,6 +141,23 @@ def test_new_versions_are_validated_and_the_report_kept(small_bank, fake_validat
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("cpus", [2, "all"])
+def test_an_exercise_graded_on_several_cpus_keeps_its_count_and_dumps_it(bank, capsys, tmp_path, cpus):
+    bank.exercise(cpus=cpus)
+    run_command(bank.root, capsys)
+    assert Question.objects.get(slug="square-values").current_exercise().spec["cpus"] == cpus
+    call_command("dump_bank", str(tmp_path))
+    assert f"\ncpus: {cpus}\n" in (tmp_path / "algorithmic-complexity/square-values/question.md").read_text()
+
+
+@pytest.mark.django_db
+def test_an_exercise_without_cpus_has_none_in_its_spec(bank, capsys):
+    bank.exercise()
+    run_command(bank.root, capsys)
+    assert "cpus" not in Question.objects.get(slug="square-values").current_exercise().spec
+
+
+@pytest.mark.django_db
 def test_unknown_front_matter_keys_are_carried(bank, capsys):
     bank.concept(source="interview notes", reviewed_by=["ana"])
     run_command(bank.root, capsys)

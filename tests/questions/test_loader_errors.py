@@ -128,6 +128,12 @@ class TestRejectedExercises:
             ({"limits": {"gpus": 2}}, "'limits' must be a mapping with keys from"),
             ({"allowed_imports": "numpy"}, "'allowed_imports' must be a list of module names"),
             ({"graded_on": ["beauty"]}, "'graded_on' must be a non-empty list from time, memory"),
+            ({"cpus": 0}, "'cpus' must be a whole number from 1 to 64 or 'all'"),
+            ({"cpus": 2.5}, "'cpus' must be a whole number from 1 to 64 or 'all'"),
+            ({"cpus": True}, "'cpus' must be a whole number from 1 to 64 or 'all'"),
+            ({"cpus": 65}, "'cpus' must be a whole number from 1 to 64 or 'all'"),
+            ({"cpus": "many"}, "'cpus' must be a whole number from 1 to 64 or 'all'"),
+            ({"cpus": 2, "target": "gpu"}, "'cpus' applies to CPU exercises only"),
         ],
     )
     def test_bad_front_matter(self, bank, front, fragment):
