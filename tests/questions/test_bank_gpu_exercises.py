@@ -16,9 +16,11 @@ import pytest
 
 from grader.harness.compare import compare
 from questions.loader import default_bank_dir, read_bank
+from tests.questions.test_bank_gpu_kernels import WRONG_ANSWERS as KERNEL_EXERCISES
 
 #: Exercises whose code uses only CuPy's NumPy-compatible API (fused-axpy-relu
-#: compiles a CUDA kernel, which a stand-in cannot run).
+#: compiles an ElementwiseKernel, which no stand-in runs; the kernel exercises,
+#: RawKernels, are test_bank_gpu_kernels.py's).
 NUMPY_COMPATIBLE = (
     "batch-host-to-gpu-uploads",
     "gpu-softmax-rows",
@@ -130,4 +132,4 @@ def test_plausible_wrong_answer_is_caught(numpy_cupy, slug):
 def test_every_gpu_exercise_is_covered_or_named():
     entries, _errors = read_bank(default_bank_dir())
     gpu = {entry.slug for entry in entries if entry.spec and entry.spec["target"] == "gpu"}
-    assert gpu == set(NUMPY_COMPATIBLE) | {"fused-axpy-relu"}
+    assert gpu == set(NUMPY_COMPATIBLE) | {"fused-axpy-relu"} | set(KERNEL_EXERCISES)

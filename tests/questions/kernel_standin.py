@@ -1,0 +1,153 @@
+"""CuPy's RawKernel and RawModule without a GPU, for the tests' NumPy-backed stand-in
+of `cupy`: the kernel's CUDA C++ source is compiled with g++ after kernel_standin.h
+(which says what of a GPU it models) and launched on the CPU over NumPy arrays.
+
+A launch takes its arguments as CuPy's does: an array is its data pointer, a NumPy
+scalar its value in its own dtype, a Python int an int64, a float a float64 and a
+bool a bool, each read by the kernel as the type its signature declares (so a
+Python float passed where the kernel takes `float` is misread, as on a GPU). A
+launch with an empty grid or block, or a block of more than 1024 threads, is refused
+as the driver refuses it. A compile error, a deadlock or a warp collective whose
+lanes do not all arrive raises KernelError.
+
+`thread_order("reverse")` runs each block's threads in reverse order between
+synchronisation points; a test runs both orders to expose a missing
+__syncthreads() whichever way it reads.
+"""
+
+import contextlib
+import ctypes
+import hashlib
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+HEADER = Path(__file__).with_name("kernel_standin.h")
+CACHE = Path(tempfile.gettempdir()) / "hotpath-kernel-standin"
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK = (1024, 1024, 64)
+MAX_GRID = (2**31 - 1, 65535, 65535)
+MAX_DYNAMIC_SHARED = 48 * 1024
+ORDERS = ("forward", "reverse")
+_order = ["forward"]
+
+# `extern __shared__ float buffer[];`: the launch's dynamic shared memory.
+_DYNAMIC_SHARED = re.compile(r"extern\s+__shared__\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?([\w\s]+?)\s+(\w+)\s*\[\s*\]\s*;")
+
+
+class KernelError(RuntimeError):
+    """The kernel did not compile, or a launch failed (the message says why)."""
+
+
+@contextlib.contextmanager
+def thread_order(order):
+    """Run the launches inside in `order` ("forward" or "reverse")."""
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
+    before = _order[0]
+    _order[0] = order
+    try:
+        yield
+    finally:
+        _order[0] = before
+
+
+def _translate(code):
+    return _DYNAMIC_SHARED.sub(r"\1 *\2 = reinterpret_cast<\1 *>(hp::dynamic_shared());", code)
+
+
+def _library(code, names):
+    """The compiled shared library exporting a launcher per kernel in `names`."""
+    launchers = "".join(
+        f'\nextern "C" int hotpath_launch_{name}(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,'
+        f" unsigned bz, size_t shared, void **args, int reverse, char *error, int error_bytes) {{\n"
+        f"    return hp::launch(&{name}, dim3(gx, gy, gz), dim3(bx, by, bz), shared, args, reverse, error,"
+        f" error_bytes);\n}}\n"
+        for name in names
+    )
+    source = f'#include "{HEADER}"\n#line 1 "kernel.cu"\n{_translate(code)}\n{launchers}'
+    digest = hashlib.sha256((source + HEADER.read_text()).encode()).hexdigest()[:24]
+    CACHE.mkdir(exist_ok=True)
+    target = CACHE / f"{digest}.so"
+    if not target.exists():
+        partial = CACHE / f"{digest}.{os.getpid()}.so"
+        command = ["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-w", "-x", "c++", "-", "-o", str(partial)]
+        done = subprocess.run(command, input=source, capture_output=True, text=True, check=False)
+        if done.returncode:
+            raise KernelError(f"the kernel does not compile:\n{done.stderr[-4000:]}")
+        os.replace(partial, target)
+    return ctypes.CDLL(str(target))
+
+
+def _dims(value, limits, what):
+    dims = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
+    if not 1 <= len(dims) <= 3:
+        raise KernelError(f"{what} must have 1 to 3 dimensions, got {value!r}")
+    dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
+    if any(d < 1 or d > limit for d, limit in zip(dims, limits, strict=True)):
+        raise KernelError(f"CUDA_ERROR_INVALID_VALUE: {what} {value!r} (each dimension from 1 to {limits})")
+    return dims
+
+
+def _argument(value):
+    """(a ctypes-addressable object holding the argument's bytes, what keeps it alive)."""
+    if isinstance(value, np.ndarray):
+        slot = ctypes.c_void_p(value.ctypes.data)
+        return slot, value
+    if isinstance(value, bool):
+        value = np.bool_(value)
+    elif isinstance(value, int):
+        value = np.int64(value)
+    elif isinstance(value, float):
+        value = np.float64(value)
+    if isinstance(value, np.generic):
+        held = np.array(value)
+        return ctypes.c_char.from_address(held.ctypes.data), held
+    raise KernelError(f"a kernel argument must be an array or a scalar, got {type(value).__name__}")
+
+
+class RawModule:
+    """Kernels compiled from one source; `get_function(name)` returns one of them."""
+
+    def __init__(self, code=None, *, options=(), name_expressions=None, **_ignored):
+        self.code = code
+
+    def get_function(self, name):
+        return RawKernel(self.code, name)
+
+
+class RawKernel:
+    """One kernel, called as CuPy's is: kernel(grid, block, args, shared_mem=0)."""
+
+    def __init__(self, code, name, options=(), **_ignored):
+        self.code = code
+        self.name = name
+        self._launcher = None
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
+        grid = _dims(grid, MAX_GRID, "grid")
+        block = _dims(block, MAX_BLOCK, "block")
+        if block[0] * block[1] * block[2] > MAX_THREADS_PER_BLOCK:
+            raise KernelError(f"CUDA_ERROR_INVALID_VALUE: block {block} has more than 1024 threads")
+        if not 0 <= shared_mem <= MAX_DYNAMIC_SHARED:
+            raise KernelError(f"CUDA_ERROR_INVALID_VALUE: shared_mem {shared_mem} (at most 48 KiB)")
+        if self._launcher is None:
+            self._launcher = getattr(_library(self.code, [self.name]), f"hotpath_launch_{self.name}")
+            self._launcher.restype = ctypes.c_int
+        held = [_argument(value) for value in args]
+        pointers = (ctypes.c_void_p * max(1, len(held)))(*(ctypes.addressof(slot) for slot, _keep in held))
+        error = ctypes.create_string_buffer(512)
+        failed = self._launcher(
+            *(ctypes.c_uint(d) for d in grid + block),
+            ctypes.c_size_t(shared_mem),
+            pointers,
+            ctypes.c_int(_order[0] == "reverse"),
+            error,
+            ctypes.c_int(len(error)),
+        )
+        if failed:
+            raise KernelError(f"kernel {self.name}: {error.value.decode(errors='replace')}")

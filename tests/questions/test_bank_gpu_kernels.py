@@ -1,0 +1,136 @@
+"""The bank's GPU kernel exercises without a GPU: the learner writes the kernel
+(cupy.RawKernel, CUDA C++), and here every kernel, the reference's where it has one,
+runs on the CPU through kernel_standin (g++, a block's threads as fibers) under a
+NumPy-backed stand-in `cupy`. The grader's comparison (grader.harness.compare) must
+accept the model solution on the check sizes and edge cases with the threads of each
+block run in both orders, the starter must give the reference's answers, and each
+plausible wrong answer (a missing __syncthreads(), a tail left out, a running sum not
+rescaled) must be caught in at least one order. This checks the kernels' logic, bounds
+and synchronisation, not speed; scripts/gpu_check.sh grades them on a GPU, and
+scripts/compile_kernels.py compiles every kernel with nvcc."""
+
+import functools
+import sys
+import textwrap
+import types
+
+import numpy as np
+import pytest
+
+from grader.harness.compare import compare
+from questions.loader import default_bank_dir, read_bank
+from tests.questions.kernel_standin import ORDERS, KernelError, RawKernel, RawModule, thread_order
+
+#: slug -> plausible wrong answers, each a whole module that the grader must reject.
+WRONG_ANSWERS = {
+    "gpu-shared-memory-histogram": [
+        # The bins are counted into before every thread has zeroed its own.
+        """
+        import cupy as cp
+
+        _histogram = cp.RawKernel(r'''
+        extern "C" __global__ void histogram_256(const unsigned char* x, long long n, unsigned long long* counts) {
+            __shared__ unsigned int bins[256];
+            bins[threadIdx.x] = 0;
+            long long stride = (long long)gridDim.x * blockDim.x;
+            for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+                atomicAdd(&bins[x[i]], 1u);
+            __syncthreads();
+            if (bins[threadIdx.x]) atomicAdd(&counts[threadIdx.x], (unsigned long long)bins[threadIdx.x]);
+        }
+        ''', "histogram_256")
+
+        def histogram_256(x):
+            counts = cp.zeros(256, dtype=cp.int64)
+            if x.shape[0]:
+                _histogram((min(2048, (x.shape[0] + 255) // 256),), (256,), (x, x.shape[0], counts))
+            return counts
+        """,
+    ],
+}
+
+
+def module_from(code, name):
+    module = types.ModuleType(name)
+    exec(compile(code, f"<{name}>", "exec"), module.__dict__)
+    return module
+
+
+@functools.cache
+def bank():
+    entries, errors = read_bank(default_bank_dir())
+    assert not errors, errors
+    return {entry.slug: entry for entry in entries}
+
+
+@pytest.fixture
+def standin_cupy(monkeypatch):
+    module = types.ModuleType("cupy")
+    module.__dict__.update({name: getattr(np, name) for name in dir(np) if not name.startswith("__")})
+    module.asarray = np.asarray
+    module.asnumpy = np.asarray
+    module.RawKernel = RawKernel
+    module.RawModule = RawModule
+    monkeypatch.setitem(sys.modules, "cupy", module)
+    return module
+
+
+def cases(entry):
+    inputs = module_from(entry.files["inputs.py"], "inputs")
+    sizes = entry.spec.get("check_sizes", []) + entry.spec.get("edge_sizes", [])
+    return [inputs.make_inputs(size, seed) for size in sizes for seed in (1, 2)] + list(inputs.edge_cases())
+
+
+def run(entry, code, args_list):
+    """Each call's answer, or the KernelError it raised."""
+    function = getattr(module_from(code, "answer"), entry.spec["entry_point"])
+    results = []
+    for args in args_list:
+        try:
+            results.append(function(*args))
+        except KernelError as error:
+            results.append(error)
+    return results
+
+
+def mismatches(entry, expected, got):
+    return [
+        have if isinstance(have, KernelError) else compare(want, have, entry.spec["tolerance"])
+        for want, have in zip(expected, got, strict=True)
+    ]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("slug", sorted(WRONG_ANSWERS))
+def test_model_solution_and_starter_match_the_reference(standin_cupy, slug, order):
+    entry = bank()[slug]
+    assert entry.spec["target"] == "gpu"
+    args_list = cases(entry)
+    with thread_order(order):
+        expected = run(entry, entry.files["reference.py"], args_list)
+        assert not any(isinstance(value, KernelError) for value in expected), expected
+        for answer in ("solution.py", "starter.py"):
+            problems = mismatches(entry, expected, run(entry, entry.files[answer], args_list))
+            assert all(problem is None for problem in problems), (answer, problems)
+
+
+@pytest.mark.parametrize(
+    ("slug", "index"), [(slug, index) for slug, codes in sorted(WRONG_ANSWERS.items()) for index in range(len(codes))]
+)
+def test_plausible_wrong_answer_is_caught(standin_cupy, slug, index):
+    entry = bank()[slug]
+    args_list = cases(entry)
+    code = textwrap.dedent(WRONG_ANSWERS[slug][index])
+    caught = []
+    for order in ORDERS:
+        with thread_order(order):
+            expected = run(entry, entry.files["reference.py"], args_list)
+            caught += [problem for problem in mismatches(entry, expected, run(entry, code, args_list)) if problem]
+    assert caught, f"{slug}: wrong answer {index} passed every case in both orders"
+
+
+def test_the_model_solutions_write_their_own_kernels(standin_cupy):
+    for slug in WRONG_ANSWERS:
+        module = module_from(bank()[slug].files["solution.py"], "solution")
+        kernels = [value for value in vars(module).values() if isinstance(value, (RawKernel, RawModule))]
+        assert kernels, f"{slug}: the model solution defines no RawKernel or RawModule"
