@@ -121,6 +121,8 @@ class SimilarityFlagSerializer(serializers.Serializer):
     other = serializers.CharField(help_text="What the answer matched, in words.")
 
 
+# The report's schema only: its body is built in teams (teams.report_payload), which the
+# sitting.graded webhook sends too. (A docstring here would be the public schema's description.)
 class SittingReportSerializer(SittingSerializer):
     results = ItemResultSerializer(many=True)
     integrity_signals = SignalSerializer(many=True)

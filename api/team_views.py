@@ -9,11 +9,8 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from submissions.states import Speed
-from teams import reports, services
+from teams import report_payload, reports, services
 from teams.models import Assessment, CandidateInvitation, CandidateSession, SittingKind
-from teams.services import integrity
-from teams.similarity import Source
 
 from . import team_serializers as t
 from .authentication import OrganisationTokenAuthentication
@@ -157,57 +154,5 @@ class SittingReport(TeamView):
     def get(self, request, pk):
         session = self.sitting(pk)
         services.audit.record_report_view(session, request.auth)
-        everyone = reports.assessment_reports(session.assessment)
-        report = next(report for report in everyone if report.session.pk == session.pk)
-        flags = reports.sitting_similarity(session, everyone)
-        return Response(t.SittingReportSerializer(report_data(report, flags)).data)
-
-
-def _coding(result):
-    best = result.best_submission
-    rank = result.speed_rank
-    return {
-        "verdict": best.verdict if best else None,
-        "speed": result.speed if result.speed in (Speed.FASTER, Speed.NOT_FASTER, Speed.STARTER) else None,
-        "speedup": best.speedup if best else None,
-        "speedup_ci_low": best.speedup_ci_low if best else None,
-        "speedup_ci_high": best.speedup_ci_high if best else None,
-        "speed_rank": {"number": rank.number, "tied": rank.tied, "label": rank.label} if rank else None,
-        "memory_vs_reference": result.memory_ratio,
-        "submissions": len(result.submissions),
-    }
-
-
-def _flag_data(flag, session):
-    other = flag.second if flag.first == session else flag.first
-    if isinstance(other, Source):
-        return {"question": flag.item.number, "score": flag.score, "other_sitting": None, "other": other.label}
-    return {
-        "question": flag.item.number,
-        "score": flag.score,
-        "other_sitting": other.pk,
-        "other": f"{other.invitation.email}'s answer in this assessment",
-    }
-
-
-def report_data(report, flags):
-    """A teams.reports.CandidateReport with its copy flags, in SittingReportSerializer's shape."""
-    session = report.session
-    return {
-        "session": session,
-        "minutes_used": report.minutes_used,
-        "score": report.score,
-        "pending_count": report.pending_count,
-        "results": [
-            {
-                "number": result.item.number,
-                "question": result.question,
-                "status": result.status_label,
-                "score": result.score,
-                "coding": _coding(result) if result.item.is_coding else None,
-            }
-            for result in report.results
-        ],
-        "integrity_signals": integrity.timeline(session),
-        "similarity_flags": [_flag_data(flag, session) for flag in flags],
-    }
+        # Built in teams, in this schema's shape, so the sitting.graded webhook sends the same body.
+        return Response(report_payload.sitting_report(session))

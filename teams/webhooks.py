@@ -180,31 +180,35 @@ def graded_if_done(session):
     if session.is_practice or not session.is_finished or _gradings_pending(session):
         return
     unsent = CandidateSession.objects.filter(pk=session.pk, graded_event_at__isnull=True)
-    if unsent.update(graded_event_at=timezone.now()):
-        emit(session.assessment.organisation, WebhookEvent.SITTING_GRADED, graded_payload(session))
+    organisation = session.assessment.organisation
+    # The payload holds the full report, read against the whole assessment: built only to be sent.
+    if unsent.update(graded_event_at=timezone.now()) and organisation.webhook_endpoints.exists():
+        emit(organisation, WebhookEvent.SITTING_GRADED, graded_payload(session))
 
 
 def graded_payload(session):
     """sitting.graded's data: the sitting, its score (0..1) and each question's status and
-    score, and where the full report is (the team API's path, with speed figures, signals
-    and copy flags)."""
-    from .reports import candidate_report  # reports reads sittings, whose services raise these events
+    score, `report`, the team API's path of the sitting's report, and `full_report`, that
+    report's body as GET on the path returns it (teams.report_payload), as it stands when
+    the event is raised."""
+    from .report_payload import sitting_report  # reports reads sittings, whose services raise these events
 
-    report = candidate_report(session)
+    full_report = sitting_report(session)
     return {
         **sitting_payload(session),
-        "score": report.score,
-        "minutes_used": report.minutes_used,
+        "score": full_report["score"],
+        "minutes_used": full_report["minutes_used"],
         "results": [
             {
-                "number": result.item.number,
-                "question": result.question.slug,
-                "status": result.status_label,
-                "score": result.score,
+                "number": result["number"],
+                "question": result["question"]["slug"],
+                "status": result["status"],
+                "score": result["score"],
             }
-            for result in report.results
+            for result in full_report["results"]
         ],
         "report": f"/api/v1/team/sittings/{session.pk}/",
+        "full_report": full_report,
     }
 
 

@@ -11,10 +11,21 @@ import pytest
 
 from ops import counters
 from submissions.models import Purpose, Submission
+from submissions.services import lifecycle
 from submissions.signals import submission_graded
+from submissions.states import Speed, Status, Verdict
 from teams import services, tasks, webhooks
-from teams.models import DeliveryStatus, FinishReason, SessionSubmission, WebhookDelivery, WebhookEvent
-from teams.services import TeamsError
+from teams.models import (
+    DeliveryStatus,
+    FinishReason,
+    Role,
+    SessionSubmission,
+    SignalKind,
+    SittingSignal,
+    WebhookDelivery,
+    WebhookEvent,
+)
+from teams.services import TeamsError, org_tokens
 
 
 class Receiver:
@@ -149,6 +160,86 @@ def test_graded_waits_for_the_sittings_last_grading_and_is_sent_once(
     assert graded["report"] == f"/api/v1/team/sittings/{session.pk}/"
     assert [result["number"] for result in graded["results"]] == [1, 2, 3]
     assert 0 <= graded["score"] <= 1 and graded["candidate_email"] == session.invitation.email
+
+
+COPIED = """import numpy as np
+
+
+def transform(values):
+    n = len(values)
+    out = np.empty(n)
+    last = None
+    square = 0.0
+    for i in range(n):
+        v = values[i]
+        if v != last:
+            square = v * v
+            last = v
+        out[i] = square
+    return out
+"""
+
+
+def test_graded_carries_the_report_the_team_api_returns_signed(
+    client,
+    receiver,
+    queued_deliveries,
+    organisation,
+    hiring_manager,
+    session,
+    items,
+    make_user,
+    django_capture_on_commit_callbacks,
+):
+    endpoint = webhooks.register_endpoint(organisation, receiver.url, hiring_manager)
+    coding = items[2]
+    public = Submission.objects.create(
+        user=make_user("author"),
+        exercise=coding.exercise_version,
+        code=COPIED,
+        purpose=Purpose.PRACTICE,
+        status=Status.DONE,
+        verdict=Verdict.ACCEPTED,
+    )
+    SittingSignal.objects.create(
+        session=session, item=coding, kind=SignalKind.PASTE, at=session.started_at, data={"chars": len(COPIED)}
+    )
+    grading = services.submit_code(session, coding, COPIED)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.finish_session(session, FinishReason.SUBMITTED)
+    report = {
+        "verdict": Verdict.ACCEPTED,
+        "speedup": 4.0,
+        "speedup_ci": [3.5, 4.5],
+        "message": "Correct.",
+        "peak_memory_bytes": 2**20,
+        "reference_peak_memory_bytes": 2**21,
+        "hardware": "cpu",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        lifecycle.finish(grading, report)  # the sitting's last grading: sitting.graded
+    deliver_all(queued_deliveries)
+
+    ((headers, body),) = [
+        request for request in receiver.requests if request[0][webhooks.EVENT_HEADER] == "sitting.graded"
+    ]
+    assert signed_correctly(endpoint.secret, headers, body)
+    data = json.loads(body)["data"]
+    token = org_tokens.create_token(organisation, "ATS", Role.REVIEWER, hiring_manager)[1]
+    from_api = client.get(data["report"], HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert from_api.status_code == 200
+    assert data["full_report"] == from_api.json()
+    coding_figures = data["full_report"]["results"][2]["coding"]
+    assert (coding_figures["speed"], coding_figures["speedup"], coding_figures["memory_vs_reference"]) == (
+        Speed.FASTER,
+        4.0,
+        0.5,
+    )
+    assert [signal["kind"] for signal in data["full_report"]["integrity_signals"]] == ["paste", "submission"]
+    assert [flag["other"] for flag in data["full_report"]["similarity_flags"]] == [
+        f"public practice answer #{public.pk}"
+    ]
+    assert data["score"] == data["full_report"]["score"] and data["sitting"] == data["full_report"]["id"]
 
 
 @pytest.mark.parametrize(
