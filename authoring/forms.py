@@ -1,16 +1,17 @@
-"""The authoring pages' forms: a new coding question's page, an edit of its exercise, and
-a concept or numeric question."""
+"""The authoring pages' forms: a question's text (every kind: a concept or numeric question
+whole, a coding exercise's page) and an edit of a coding exercise's code."""
 
 import re
-from pathlib import Path
 
 import yaml
 from django import forms
 from django.utils.text import slugify
 
 from questions import loader
-from questions.models import Difficulty, Kind, Question, Visibility
+from questions.models import Difficulty, Kind
 from questions.text import unix_newlines
+
+from .writing import EXERCISE_TEMPLATE_DIR
 
 CODE_ATTRS = {"rows": 16, "spellcheck": "false", "class": "code-input"}
 
@@ -46,44 +47,6 @@ def clean_new_slug(typed, title):
     return slug
 
 
-def topic_field():
-    """The bank's one list of topics: a topic typed freely would make a near-miss the bank refuses."""
-    return forms.ChoiceField(choices=[(topic, topic) for topic in loader.TOPIC_FOLDERS], label="Topic")
-
-
-class NewExerciseForm(forms.ModelForm):
-    """A new coding exercise's page: what candidates read, with every section the bank
-    requires of an exercise (so it can be exported). Its code comes next (from a template)."""
-
-    class Meta:
-        model = Question
-        fields = ["title", "slug", "topic", "difficulty", "prompt", "sample_answer", "hints"]
-        help_texts = {
-            "prompt": "Markdown: what the candidate is asked to write.",
-            "sample_answer": "Markdown: how a strong answer does it, shown to candidates after they answer.",
-            "hints": "Markdown, optional: hints a candidate may open.",
-        }
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["topic"] = topic_field()
-        for section in loader.REQUIRED_SECTIONS[Kind.CODING]:
-            self.fields[section].required = True
-        self.fields["slug"] = slug_field("vectorise-a-loop")
-
-    def clean_slug(self):
-        return clean_new_slug(self.cleaned_data["slug"], self.cleaned_data.get("title", ""))
-
-    def save(self, commit=True):
-        question = super().save(commit=False)
-        question.kind = Kind.CODING
-        # Private until an author makes it public (admin): a half-made exercise is on no public page.
-        question.visibility = Visibility.ASSESSMENT
-        if commit:
-            question.save()
-        return question
-
-
 class ExerciseEditForm(forms.Form):
     """An edit of a coding exercise: its spec (front-matter keys, YAML) and its code files."""
 
@@ -108,8 +71,7 @@ class ExerciseEditForm(forms.Form):
         "check": "check.py",
     }
 
-    #: A small working exercise (spec.yaml and its files) that a first version starts from.
-    TEMPLATE_DIR = Path(__file__).resolve().parent / "exercise_template"
+    TEMPLATE_DIR = EXERCISE_TEMPLATE_DIR
 
     @classmethod
     def initial_for(cls, version):
@@ -154,9 +116,10 @@ class ExerciseEditForm(forms.Form):
 
 
 class QuestionForm(forms.Form):
-    """A concept or numeric question: every section the bank requires of its kind, the
-    bank's topics only, and for a numeric question its answer, unit and tolerance. The
-    checks the bank and the learners' answer checker make run in authoring.writing."""
+    """A question's text: every section the bank requires of its kind, the bank's topics
+    only, a concept question's rubric, a numeric question's answer, unit and tolerance; a
+    coding exercise's page (its code is ExerciseEditForm's). The checks the bank and the
+    learners' answer checker make run in authoring.writing."""
 
     title = forms.CharField(max_length=200)
     slug = slug_field("l2-cache-line-reuse")
@@ -207,6 +170,14 @@ class QuestionForm(forms.Form):
 
     KIND_FIELDS = {Kind.CONCEPT: ("rubric",), Kind.NUMERIC: ("answer_value", "answer_unit", "tolerance")}
 
+    #: Help that differs for a coding exercise, whose learners write code and earn its editorial.
+    CODING_HELP = {
+        "prompt": "Markdown: what the learner is asked to write, with the function's name and arguments.",
+        "sample_answer": "Markdown: how a strong answer does it and why; learners read it, with the model "
+        "solution, once their own answer is accepted.",
+        "explanation": "Markdown, optional: kept in the bank file for authors; learners do not see it.",
+    }
+
     def __init__(self, *args, kind, question=None, **kwargs):
         if question is not None:
             kwargs.setdefault("initial", self.initial_for(question))
@@ -219,8 +190,13 @@ class QuestionForm(forms.Form):
                     del self.fields[name]
         if question is not None:
             del self.fields["slug"]  # addresses and attempts point at it
+        elif kind == Kind.CODING:
+            self.fields["slug"] = slug_field("vectorise-a-loop")
         for name in loader.SECTIONS:
             self.fields[name].required = name in loader.REQUIRED_SECTIONS[kind]
+        if kind == Kind.CODING:
+            for name, help_text in self.CODING_HELP.items():
+                self.fields[name].help_text = help_text
 
     @staticmethod
     def initial_for(question):

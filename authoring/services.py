@@ -90,8 +90,8 @@ def create_version(question, spec, files, user):
 def set_public(question, public, user):
     """Publish `question` (every public page, practice and leaderboards) or take it off
     the public pages (assessments only), and record who did. False when it already was;
-    AuthoringError for a coding exercise with no version to practise on, or a concept or
-    numeric question the bank would refuse. Saving the
+    AuthoringError for a coding exercise with no version to practise on, or a question
+    whose text the bank would refuse. Saving the
     question raises the bank's version, so cached public pages follow at once."""
     if question.is_public == public:
         return False

@@ -12,6 +12,7 @@ urlpatterns = [
     path("<slug:slug>/preview/", views.preview, name="preview"),
     path("<slug:slug>/validate/", views.validate, name="validate"),
     path("<slug:slug>/edit/", views.edit, name="edit"),
+    path("<slug:slug>/text/", views.edit_text, name="edit_text"),
     path("<slug:slug>/export/", views.export, name="export"),
     path("<slug:slug>/publish/", views.publish, name="publish"),
 ]

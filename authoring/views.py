@@ -1,5 +1,6 @@
-"""Staff pages for question authors: write and edit concept and numeric questions,
-validate a coding exercise in the sandbox and save an edit as a new ExerciseVersion,
+"""Staff pages for question authors: write and edit any question's text (a concept or
+numeric question whole, a coding exercise's prompt and sample answer), validate a
+coding exercise's code in the sandbox and save an edit of it as a new ExerciseVersion,
 preview any question as a learner reads it, publish or unpublish it, and export it
 back to the bank.
 
@@ -23,7 +24,7 @@ from questions.forms import ConceptAnswerForm, NumericAnswerForm
 from questions.models import Kind, Question
 
 from . import services, writing
-from .forms import ExerciseEditForm, NewExerciseForm, QuestionForm
+from .forms import ExerciseEditForm, QuestionForm
 from .services import AuthoringError
 
 AUTHOR_PERMISSION = "authoring.author_questions"
@@ -50,50 +51,66 @@ def index(request):
 
 @author_required
 def new_question(request, kind):
-    """Write a concept or numeric question; it is private until published."""
+    """Write a question of any kind; it is private until published. A coding exercise's
+    page comes first, then its code (from a template) on the edit page."""
     if kind not in writing.WRITTEN_KINDS:
-        raise Http404("Coding exercises are made on the new exercise page.")
+        raise Http404(f"No such kind of question: {kind}.")
     form = QuestionForm(request.POST or None, kind=kind)
+    preview = None
     if request.method == "POST" and form.is_valid():
-        question = _save_or_check(request, form, kind, form.cleaned_data["slug"])
+        question, preview = _save_or_check(request, form, kind, form.cleaned_data["slug"])
+        if question is not None and kind == Kind.CODING:
+            messages.success(
+                request,
+                f"“{question.title}” saved, private until you publish it. Now write its code: "
+                "the form starts from a working template.",
+            )
+            return redirect("authoring:edit", question.slug)
         if question is not None:
             messages.success(
                 request, f"“{question.title}” saved, private until you publish it. Preview it, then publish."
             )
             return redirect("authoring:exercise", question.slug)
-    return render(request, "authoring/question_form.html", {"form": form, "kind": Kind(kind), "question": None})
-
-
-def _save_or_check(request, form, kind, slug, question=None):
-    """Save the form's question ("Check" only runs the checks); the saved question, or
-    None with every reason for a refusal added to the form, which keeps what was typed."""
-    try:
-        if "check" in request.POST:
-            reasons = writing.check_question(kind, slug, form.values(), question)
-            if reasons:
-                raise AuthoringError("Not ready: fix what is listed.", reasons)
-            messages.success(request, "Every check passes: the bank will load it and learners can type its answer.")
-            return None
-        return writing.save_question(kind, slug, form.values(), request.user, question)
-    except AuthoringError as error:
-        form.add_error(None, error.message)
-        for reason in error.reasons:
-            form.add_error(None, reason)
-    return None
+    return _question_form_page(request, form, kind, None, preview)
 
 
 @author_required
 def new_exercise(request):
-    """Create a coding question (private until made public), then write its first version."""
-    form = NewExerciseForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        question = form.save()
-        messages.success(
-            request,
-            f"“{question.title}” created, private until you publish it. Now write its code: the form starts from a working template.",
-        )
-        return redirect("authoring:edit", question.slug)
-    return render(request, "authoring/new_exercise.html", {"form": form})
+    """A new coding exercise (the index's "New coding exercise")."""
+    return new_question(request, Kind.CODING)
+
+
+def _question_form_page(request, form, kind, question, preview):
+    context = {"form": form, "kind": Kind(kind), "question": question, "preview": preview}
+    if preview is not None:
+        context.update(_learner_view(preview))
+    return render(request, "authoring/question_form.html", context)
+
+
+def _save_or_check(request, form, kind, slug, question=None):
+    """Save the form's question, or with "check" run the checks and build the unsaved
+    question to preview as a learner reads it. Returns (saved question or None, preview or
+    None); a refusal's every reason is added to the form, which keeps what was typed."""
+    preview = None
+    try:
+        if "check" in request.POST:
+            preview = writing.unsaved_question(kind, slug, form.values(), question)
+            reasons = writing.check_question(kind, slug, form.values(), question)
+            if reasons:
+                raise AuthoringError("Not ready: fix what is listed.", reasons)
+            messages.success(
+                request,
+                "Every check passes: the bank will load it"
+                + (" and learners can type its answer." if kind == Kind.NUMERIC else ".")
+                + " The preview below is what learners will read. Nothing was saved.",
+            )
+            return None, preview
+        return writing.save_question(kind, slug, form.values(), request.user, question), None
+    except AuthoringError as error:
+        form.add_error(None, error.message)
+        for reason in error.reasons:
+            form.add_error(None, reason)
+    return None, preview
 
 
 @author_required
@@ -107,13 +124,18 @@ def preview(request, slug):
     """The question as a learner will read it, private drafts included: its text,
     hints and, for a coding exercise, the current version's starter code."""
     question = get_object_or_404(Question, slug=slug)
-    context = {"question": question, "current": question.current_exercise()}
+    return render(request, "authoring/preview.html", {"question": question, **_learner_view(question)})
+
+
+def _learner_view(question):
+    """What authoring/_learner_view.html needs to show `question` (saved or not) as a learner reads it."""
+    context = {"shown": question, "current": question.current_exercise() if question.pk else None}
     # The answer form a learner fills in, shown disabled.
     if question.kind == Kind.NUMERIC:
         context["answer_form"] = NumericAnswerForm(unit=question.answer_unit)
     elif question.kind == Kind.CONCEPT:
         context["answer_form"] = ConceptAnswerForm()
-    return render(request, "authoring/preview.html", context)
+    return context
 
 
 def _exercise_context(question, export_error=None):
@@ -151,6 +173,17 @@ def edit(request, slug):
     question = get_object_or_404(Question, slug=slug)
     if question.kind != Kind.CODING:
         return _edit_question(request, question)
+    return _edit_code(request, question)
+
+
+@author_required
+def edit_text(request, slug):
+    """A coding exercise's page (prompt, sample answer, the other sections, title, topic)."""
+    return _edit_question(request, get_object_or_404(Question, slug=slug, kind=Kind.CODING))
+
+
+def _edit_code(request, question):
+    slug = question.slug
     current = question.current_exercise()
     form = ExerciseEditForm(request.POST or None, initial=ExerciseEditForm.initial_for(current))
     validation = None
@@ -172,13 +205,13 @@ def edit(request, slug):
 
 def _edit_question(request, question):
     form = QuestionForm(request.POST or None, kind=question.kind, question=question)
+    preview = None
     if request.method == "POST" and form.is_valid():
-        if _save_or_check(request, form, question.kind, question.slug, question) is not None:
+        saved, preview = _save_or_check(request, form, question.kind, question.slug, question)
+        if saved is not None:
             messages.success(request, "Saved. Export it to the bank to keep the files the source.")
             return redirect("authoring:exercise", question.slug)
-    return render(
-        request, "authoring/question_form.html", {"form": form, "kind": Kind(question.kind), "question": question}
-    )
+    return _question_form_page(request, form, question.kind, question, preview)
 
 
 @author_required

@@ -97,7 +97,10 @@ class Question(models.Model):
         return DIFFICULTY_POINTS[self.difficulty]
 
     def current_exercise(self):
-        """The newest version of a coding exercise, or None for other kinds."""
+        """The newest version of a coding exercise, or None for other kinds and for a
+        question not saved yet (an authoring preview)."""
+        if self.pk is None:
+            return None
         return self.exercise_versions.order_by("-number").first()
 
 

@@ -104,6 +104,7 @@ MATRIX = {
     # The POST bodies are empty/invalid, so an allowed author gets a form back, never a sandbox run.
     "authoring:validate": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
     "authoring:edit": ("get", lambda w: [w["slug"]], AUTHOR),
+    "authoring:edit_text": ("get", lambda w: [w["slug"]], AUTHOR),
     "authoring:export": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
     "authoring:preview": ("get", lambda w: [w["slug"]], AUTHOR),
     "authoring:publish": ("get", lambda w: [w["slug"]], {**AUTHOR, "author": 405}),
