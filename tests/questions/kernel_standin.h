@@ -18,6 +18,9 @@
 // - Atomics are plain read-modify-writes (one OS thread cannot interleave them).
 //   A data race on global or shared memory between two plain accesses is not
 //   seen: nothing is preempted between two synchronisation points.
+// - Memory accesses are not bounds-checked: a kernel that writes past an array
+//   corrupts the test process's heap, so a wrong answer kept as a test must stay
+//   inside its arrays.
 #pragma once
 
 #include <ucontext.h>

@@ -47,6 +47,112 @@ WRONG_ANSWERS = {
             return counts
         """,
     ],
+    "gpu-tiled-transpose": [
+        # No barrier between loading the tile and writing it out transposed.
+        """
+        import cupy as cp
+
+        _transpose = cp.RawKernel(r'''
+        extern "C" __global__ void transpose(const float* a, float* out, int rows, int cols) {
+            __shared__ float tile[32][33];
+            int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+            for (int j = 0; j < 32; j += 8)
+                if (x < cols && y + j < rows) tile[threadIdx.y + j][threadIdx.x] = a[(size_t)(y + j) * cols + x];
+            x = blockIdx.y * 32 + threadIdx.x;
+            y = blockIdx.x * 32 + threadIdx.y;
+            for (int j = 0; j < 32; j += 8)
+                if (x < rows && y + j < cols) out[(size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+        }
+        ''', "transpose")
+
+        def transpose(a):
+            rows, cols = a.shape
+            out = cp.empty((cols, rows), dtype=a.dtype)
+            if rows and cols:
+                _transpose(((cols + 31) // 32, (rows + 31) // 32), (32, 8), (a, out, cp.int32(rows), cp.int32(cols)))
+            return out
+        """,
+    ],
+    "gpu-warp-shuffle-row-norms": [
+        # The butterfly stops one step early (offset > 1): each lane misses half the warp.
+        """
+        import cupy as cp
+
+        _row_norms = cp.RawKernel(r'''
+        extern "C" __global__ void row_norms(const float* x, float* out, long long n, int d) {
+            long long row = (long long)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+            int lane = threadIdx.x % 32;
+            if (row >= n) return;
+            float sum = 0.0f;
+            for (int c = lane; c < d; c += 32) sum += x[row * d + c] * x[row * d + c];
+            for (int offset = 16; offset > 1; offset >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+            if (lane == 0) out[row] = sqrtf(sum);
+        }
+        ''', "row_norms")
+
+        def row_norms(x):
+            n, d = x.shape
+            out = cp.empty(n, dtype=cp.float32)
+            if n:
+                _row_norms(((n + 7) // 8,), (256,), (x, out, n, cp.int32(d)))
+            return out
+        """,
+    ],
+    "gpu-block-scan-rows": [
+        # Hillis-Steele in one shared buffer, one barrier a step: a thread adds its
+        # neighbour's value after the neighbour has already added its own.
+        """
+        import cupy as cp
+
+        _scan_rows = cp.RawKernel(r'''
+        extern "C" __global__ void scan_rows(const int* x, long long* out, int d) {
+            __shared__ long long s[1024];
+            int t = threadIdx.x;
+            s[t] = t < d ? (long long)x[(long long)blockIdx.x * d + t] : 0;
+            __syncthreads();
+            for (int offset = 1; offset < blockDim.x; offset <<= 1) {
+                if (t >= offset) s[t] += s[t - offset];
+                __syncthreads();
+            }
+            if (t < d) out[(long long)blockIdx.x * d + t] = s[t];
+        }
+        ''', "scan_rows")
+
+        def row_prefix_sums(x):
+            n, d = x.shape
+            out = cp.empty((n, d), dtype=cp.int64)
+            if n:
+                _scan_rows((n,), ((d + 31) // 32 * 32,), (x, out, cp.int32(d)))
+            return out
+        """,
+        # Accumulates in int: the running total wraps past 2**31.
+        """
+        import cupy as cp
+
+        _scan_rows = cp.RawKernel(r'''
+        extern "C" __global__ void scan_rows(const int* x, long long* out, int d) {
+            __shared__ int a[1024], b[1024];
+            int t = threadIdx.x;
+            int *from = a, *to = b;
+            from[t] = t < d ? x[(long long)blockIdx.x * d + t] : 0;
+            __syncthreads();
+            for (int offset = 1; offset < blockDim.x; offset <<= 1) {
+                to[t] = t >= offset ? from[t] + from[t - offset] : from[t];
+                __syncthreads();
+                int* swap = from; from = to; to = swap;
+            }
+            if (t < d) out[(long long)blockIdx.x * d + t] = from[t];
+        }
+        ''', "scan_rows")
+
+        def row_prefix_sums(x):
+            n, d = x.shape
+            out = cp.empty((n, d), dtype=cp.int64)
+            if n:
+                _scan_rows((n,), ((d + 31) // 32 * 32,), (x, out, cp.int32(d)))
+            return out
+        """,
+    ],
 }
 
 
@@ -58,8 +164,11 @@ def module_from(code, name):
 
 @functools.cache
 def bank():
+    """The bank's entries by slug; an error in an entry of this module's is a failure
+    (the whole bank's errors are test_real_bank.py's)."""
     entries, errors = read_bank(default_bank_dir())
-    assert not errors, errors
+    mine = [error for error in errors if any(f"/{slug}" in error.path for slug in WRONG_ANSWERS)]
+    assert not mine, mine
     return {entry.slug: entry for entry in entries}
 
 
