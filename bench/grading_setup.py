@@ -62,13 +62,19 @@ def current_version(slug):
 
 
 def machine_facts():
-    from grader.host_limits import SHMEM_HUGE_PAGES, cpu_model, transparent_huge_pages  # after Django's set-up
+    from grader.host_limits import (
+        SHMEM_HUGE_PAGES,
+        cpu_model,
+        hardware_identity,
+        transparent_huge_pages,
+    )  # after Django
 
     facts = {
         "cpus": os.cpu_count(),
         "cpu_model": cpu_model(),
         "transparent_huge_pages": transparent_huge_pages(),
         "shmem_huge_pages": transparent_huge_pages(SHMEM_HUGE_PAGES),
+        "inputs_in_huge_pages": hardware_identity()["inputs_in_huge_pages"],
         "python": platform.python_version(),
         "kernel": platform.release(),
         "openblas_env": {

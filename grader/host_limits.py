@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .errors import PlatformError
+from .harness import hugepages
 from .sandbox import resolve_backend
 from .sandbox.base import Limits
 from .sandbox.cpuslots import claim_runner_cpu
@@ -63,16 +64,38 @@ def hardware_identity():
     and its transparent huge pages modes. Code is graded with NumPy's defaults,
     which ask for huge pages on large arrays; whether the host grants them
     changes memory-bound times up to twofold. The inputs and answers cross the
-    sandbox in memfds, which are shared memory and get huge pages only under the
-    shmem mode (scripts/tune_grading_host.sh sets it). A report names both."""
+    sandbox in memfds, which are shared memory: the harness collapses them into
+    huge pages where the kernel can (hugepages), else only the shmem mode gives
+    them (scripts/tune_grading_host.sh sets it). A report names all three."""
+    shmem_mode = transparent_huge_pages(SHMEM_HUGE_PAGES)
     return {
         "host": socket.gethostname(),
         "cpu_model": cpu_model(),
         "logical_cpus": os.cpu_count(),
         "kernel": platform.release(),
         "transparent_huge_pages": transparent_huge_pages(),
-        "shmem_huge_pages": transparent_huge_pages(SHMEM_HUGE_PAGES),
+        "shmem_huge_pages": shmem_mode,
+        "inputs_in_huge_pages": shmem_mode in SHMEM_HUGE_PAGES_GIVEN or hugepages.shared_memory_collapses(),
     }
+
+
+def untuned_warnings(limits):
+    """One line for each host setting that makes the figures differ from a
+    learner's desk, saying what it does to them (empty on a host that needs none)."""
+    warnings = []
+    if limits.get("transparent_huge_pages") == "never":
+        warnings.append(
+            "this grading host gives ordinary memory no huge pages (transparent_hugepage/enabled: never), "
+            "unlike most desks: memory-bound answers read lower speedups here"
+        )
+    if limits.get("inputs_in_huge_pages") is False:
+        warnings.append(
+            "this kernel cannot give the sandbox's shared memory huge pages (MADV_COLLAPSE needs Linux 6.1 and "
+            f"shmem_enabled other than deny; it is {limits.get('shmem_huge_pages')}): inputs are read through 4 KiB "
+            "pages, so memory-bound answers read lower speedups than at a learner's desk; "
+            "scripts/tune_grading_host.sh (as root) sets shmem_enabled to within_size"
+        )
+    return warnings
 
 
 def transparent_huge_pages(path=TRANSPARENT_HUGE_PAGES):
@@ -226,11 +249,6 @@ def measure_at_worker_start(target="cpu"):
         limits["bandwidth_gbs"],
         limits["compute_gflops"],
     )
-    if limits.get("shmem_huge_pages") not in SHMEM_HUGE_PAGES_GIVEN:
-        logger.warning(
-            "this grading host gives shared memory no huge pages (shmem_enabled: %s): the sandbox's inputs and answers "
-            "then cost the harness about twice its own work, and memory-bound answers read their inputs more slowly "
-            "than at a learner's desk. Run scripts/tune_grading_host.sh as root (docs/architecture.md).",
-            limits.get("shmem_huge_pages"),
-        )
+    for warning in untuned_warnings(limits):
+        logger.warning("%s", warning)
     return limits

@@ -43,6 +43,7 @@ HOST_FIELDS = (
     "command",
     "transparent_huge_pages",
     "shmem_huge_pages",
+    "inputs_in_huge_pages",
 )
 
 

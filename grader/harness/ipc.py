@@ -28,6 +28,8 @@ import time
 
 import numpy as np
 
+from . import hugepages
+
 HEADER = struct.Struct("<I")
 MAX_MESSAGE_BYTES = 1 << 20
 MAX_FDS = 4
@@ -141,20 +143,26 @@ def close_fds(fds):
 
 
 class Arena:
-    """Collects arrays for one memfd at page-aligned offsets."""
+    """Collects arrays for one memfd at page-aligned offsets; with `huge_aligned`,
+    an array of 2 MiB or more starts at a 2 MiB boundary, so it can lie in huge
+    pages (hugepages.collapse) as it would at a learner's desk."""
 
-    def __init__(self):
+    def __init__(self, huge_aligned=False):
         self.arrays = []
         self.size = 0
+        self.huge_aligned = huge_aligned
 
     def place(self, array):
         offset = self.size
+        if self.huge_aligned and array.nbytes >= hugepages.HUGE_PAGE:
+            offset = -(-offset // hugepages.HUGE_PAGE) * hugepages.HUGE_PAGE
         self.arrays.append((offset, array))
         self.size = offset + _round_up(array.nbytes)
         return offset
 
     def write_memfd(self, name, seal, spare_fd=None):
-        """A memfd holding every placed array (None when there are no bytes).
+        """A memfd holding every placed array (None when there are no bytes);
+        in huge pages where the arena is huge_aligned and the kernel allows.
 
         `spare_fd` (from spare_result_memfd) is written instead of a new memfd
         when given; it is closed when there are no bytes to write."""
@@ -174,6 +182,8 @@ class Arena:
                     written = os.pwrite(fd, view, offset)
                     view = view[written:]
                     offset += written
+            if self.huge_aligned:
+                hugepages.collapse(fd, self.size)
             if seal:
                 seal_result(fd)
         except BaseException:
@@ -215,6 +225,7 @@ def spare_result_memfd(nbytes):
     try:
         if nbytes > 0:
             os.posix_fallocate(fd, 0, _round_up(nbytes))
+            hugepages.collapse(fd, nbytes)
     except BaseException:
         os.close(fd)
         raise
@@ -303,10 +314,9 @@ class Buffer:
 
 
 def map_shared(fd, size, writable):
-    """Maps a memfd shared; the pages are populated now, not on first touch."""
-    prot = mmap.PROT_READ | (mmap.PROT_WRITE if writable else 0)
-    mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE, prot=prot)
-    return np.frombuffer(mapping, dtype=np.uint8)
+    """Maps a memfd shared at a 2 MiB boundary (its huge pages mapped as such);
+    the pages are populated now, not on first touch."""
+    return hugepages.map_aligned(fd, size, writable)
 
 
 def decode(meta, buffer, depth=0):

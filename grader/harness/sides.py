@@ -581,7 +581,7 @@ class InputBundle:
     afterwards whether the runner changed them."""
 
     def __init__(self, args):
-        arena = ipc.Arena()
+        arena = ipc.Arena(huge_aligned=True)
         items = []
         self.regions = []  # (argument position, offset in the memfd, original array)
         for position, value in enumerate(args):

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from grader import host_limits, roofline
+from grader.harness import hugepages
 from submissions import tasks
 from submissions.models import Submission
 from submissions.states import Status, Verdict
@@ -246,13 +247,26 @@ def test_the_report_names_the_hosts_huge_pages_mode(tmp_path, text, mode):
     assert host_limits.transparent_huge_pages(tmp_path / "absent") == "unknown"
 
 
-@pytest.mark.parametrize("mode, warned", [("never", True), ("advise", True), ("within_size", False), ("always", False)])
-def test_a_worker_on_an_untuned_host_says_so_when_it_starts(monkeypatch, caplog, mode, warned):
-    """Without huge pages for shared memory the harness's own work doubles and
-    memory-bound figures drop (docs/benchmarks.md): the worker's log says how to fix it."""
-    monkeypatch.setattr(host_limits, "measure_and_store", lambda target: {**LIMITS, "shmem_huge_pages": mode})
+@pytest.mark.parametrize(
+    "thp, inputs_huge, warned",
+    [("madvise", True, 0), ("always", True, 0), ("madvise", False, 1), ("never", True, 1), ("never", False, 2)],
+)
+def test_a_worker_on_an_untuned_host_says_so_when_it_starts(monkeypatch, caplog, thp, inputs_huge, warned):
+    """A host whose settings move the figures away from a learner's desk says so,
+    one line a setting, when the worker starts; a kernel that can collapse shared
+    memory into huge pages needs no tuning for the inputs whatever the shmem mode."""
+    limits = {**LIMITS, "transparent_huge_pages": thp, "shmem_huge_pages": "never", "inputs_in_huge_pages": inputs_huge}
+    monkeypatch.setattr(host_limits, "measure_and_store", lambda target: limits)
     with caplog.at_level(logging.WARNING, logger=host_limits.logger.name):
-        assert host_limits.measure_at_worker_start()["shmem_huge_pages"] == mode
+        assert host_limits.measure_at_worker_start()["inputs_in_huge_pages"] is inputs_huge
     warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
-    assert bool(warnings) is warned
-    assert all(f"shmem_enabled: {mode}" in text and "scripts/tune_grading_host.sh" in text for text in warnings)
+    assert len(warnings) == warned
+    assert all("lower speedups" in text for text in warnings)
+    assert all("scripts/tune_grading_host.sh" in text for text in warnings if "shared memory" in text)
+
+
+def test_the_hardware_identity_says_whether_inputs_get_huge_pages():
+    identity = host_limits.hardware_identity()
+    assert identity["inputs_in_huge_pages"] is (
+        identity["shmem_huge_pages"] in host_limits.SHMEM_HUGE_PAGES_GIVEN or hugepages.shared_memory_collapses()
+    )
