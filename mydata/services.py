@@ -133,6 +133,7 @@ def _room_row(room, user):
     is_interviewer = room.interviewer_id == user.pk
     return {
         "role": "interviewer" if is_interviewer else "candidate",
+        "kind": room.kind,  # "peer": a half of a peer interview, where each learner interviewed once
         "exercise": room.question.slug,
         "exercise_version": room.exercise.number,
         "state": room.state,

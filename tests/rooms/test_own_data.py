@@ -25,6 +25,7 @@ def test_rooms_are_exported_with_the_notes_for_the_interviewer_only(room, interv
     assert joined["role"] == "candidate" and joined["notes"] is None and joined["gradings"] == [submission.pk]
     for row in (led, joined):
         assert row["exercise"] == "square-values" and row["state"] == "ended" and row["ended_at"]
+        assert row["kind"] == "interview"
         assert row["program"] == room.text
     assert mydata.export(outsider)["interview_rooms"] == []
 

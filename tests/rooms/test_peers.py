@@ -9,6 +9,7 @@ from asgiref.sync import async_to_sync
 from django.urls import reverse
 from django.utils import timezone
 
+from mydata import services as mydata
 from questions.models import Attempt, ExerciseVersion, Kind, Question
 from rooms import peers, services
 from rooms.models import Room, RoomKind
@@ -196,6 +197,11 @@ def test_the_report_shows_both_halves_and_each_interviewers_own_notes(client, ma
             assert f"Part 1: {room.question.title}" in report and f"Part 2: {second.question.title}" in report
             assert f"# {room.question.slug}" in report and f"# {second.question.slug}" in report
             assert own in report and other not in report
+    exported = mydata.export(inviter)["interview_rooms"]
+    assert [(row["kind"], row["role"], row["notes"]) for row in exported] == [
+        ("peer", "interviewer", "Ivy noted: good on NumPy"),
+        ("peer", "candidate", None),
+    ]
 
 
 # Channels closes the database connection around each consumer call: no test transaction survives that.
