@@ -95,20 +95,28 @@ def speedup(reference_times, submission_times, overhead_times=None):
     return float(np.median(_pair_ratios(reference, submission, overhead)))
 
 
-def speedup_interval(reference_times, submission_times, overhead_times=None, confidence=0.95):
+def speedup_interval(reference_times, submission_times, overhead_times=None, confidence=0.95, runs=None):
     """Percentile-bootstrap interval for the speedup.
 
     Resamples whole pairs (with their echo, when overhead_times has one per
     pair) and recomputes the same statistic as the point estimate (the median
-    pair ratio, the overhead's level recomputed from the resample), so the interval is about the number shown, keeps the pairing
-    and includes the uncertainty of the overhead. Returns (low, high), or
-    None with fewer than 3 pairs.
+    pair ratio, the overhead's level recomputed from the resample), so the
+    interval is about the number shown, keeps the pairing and includes the
+    uncertainty of the overhead.
+
+    `runs`, when given, names for each pair the pair of runner processes that
+    timed it. Pairs from one process share what that process drew (its memory
+    layout and pages, the moment it ran), so with two or more runs the resampling
+    is in two stages: runs with replacement, then pairs within each drawn run
+    (the hierarchical bootstrap). The interval then covers what moves from one
+    process to the next, which is what moves from one grading to the next.
+    Returns (low, high), or None with fewer than 3 pairs.
     """
     reference, submission, overhead = _pairs(reference_times, submission_times, overhead_times)
     if reference.size < 3:
         return None
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    picks = rng.integers(0, reference.size, size=(BOOTSTRAP_RESAMPLES, reference.size))
+    picks = _resampled_pairs(rng, reference.size, runs)
     resampled_overhead = None if overhead is None else overhead[picks]
     # The floor's jitter is a property of the harness at this size, taken from
     # every echo; only the overhead level is re-estimated per resample.
@@ -119,13 +127,37 @@ def speedup_interval(reference_times, submission_times, overhead_times=None, con
     return float(low), float(high)
 
 
-def precise_enough(reference_times, submission_times, overhead_times, half_width):
+def _resampled_pairs(rng, count, runs):
+    """BOOTSTRAP_RESAMPLES rows of `count` pair indices: pairs drawn with
+    replacement, or with two or more distinct `runs`, runs drawn with
+    replacement and then, for each run's place, as many of the drawn run's own
+    pairs as the run in that place had (so every row keeps `count` pairs)."""
+    if runs is None or len(set(runs)) < 2:
+        return rng.integers(0, count, size=(BOOTSTRAP_RESAMPLES, count))
+    runs = np.asarray(runs)
+    if runs.size != count:
+        raise ValueError("one run label per pair")
+    members = [np.flatnonzero(runs == label) for label in dict.fromkeys(runs.tolist())]
+    sizes = np.array([member.size for member in members])
+    starts = np.cumsum(sizes) - sizes
+    flat = np.concatenate(members)
+    drawn = rng.integers(0, len(members), size=(BOOTSTRAP_RESAMPLES, len(members)))
+    columns = []
+    for place, own in enumerate(members):
+        chosen = drawn[:, place]
+        for _ in range(own.size):
+            within = (rng.random(BOOTSTRAP_RESAMPLES) * sizes[chosen]).astype(np.int64)
+            columns.append(flat[starts[chosen] + within])
+    return np.stack(columns, axis=-1)
+
+
+def precise_enough(reference_times, submission_times, overhead_times, half_width, runs=None):
     """The sequential stopping rule (docs/benchmarks.md, "When timing stops"):
     whether the speedup's interval over the pairs so far (speedup_interval,
     the same one the report shows) lies within `half_width` of the speedup,
     as a fraction of it. False with fewer than 3 pairs (no interval yet); the
     caller sets the minimum number of pairs before it asks."""
-    interval = speedup_interval(reference_times, submission_times, overhead_times)
+    interval = speedup_interval(reference_times, submission_times, overhead_times, runs=runs)
     if interval is None:
         return False
     point = speedup(reference_times, submission_times, overhead_times)

@@ -119,3 +119,58 @@ def test_pairs_must_match():
         stats.speedup([1.0, 2.0, 3.0], [1.0, 2.0])
     with pytest.raises(ValueError, match="one overhead timing per pair"):
         stats.speedup([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], [0.1])
+
+
+def _grading_in_runs(rng, runs, pairs_per_run, between, within):
+    """Simulated timings of one grading: each run (a fresh pair of processes)
+    draws its own level (log-normal, `between`), each pair its own noise."""
+    reference, submission, labels = [], [], []
+    for run in range(runs):
+        level = np.exp(between * rng.standard_normal())
+        for _ in range(pairs_per_run):
+            reference.append(np.exp(within * rng.standard_normal()))
+            submission.append(0.01 * level * np.exp(within * rng.standard_normal()))
+            labels.append(run)
+    return reference, submission, labels
+
+
+def test_one_run_label_gives_the_pairs_interval():
+    rng = np.random.default_rng(3)
+    reference, submission, _ = _grading_in_runs(rng, 1, 12, 0.0, 0.05)
+    assert stats.speedup_interval(reference, submission, runs=[0] * 12) == stats.speedup_interval(reference, submission)
+
+
+def test_runs_resample_processes_then_pairs():
+    """Pairs timed by processes that drew different levels: the two-stage
+    interval is far wider than the pairs-only one, which speaks only of the
+    scatter between pairs."""
+    reference, submission, runs = _grading_in_runs(np.random.default_rng(5), 5, 4, 0.15, 0.02)
+    pairs_low, pairs_high = stats.speedup_interval(reference, submission)
+    low, high = stats.speedup_interval(reference, submission, runs=runs)
+    assert high - low > 1.5 * (pairs_high - pairs_low)
+    assert low <= stats.speedup(reference, submission) <= high
+
+
+def test_runs_need_not_be_contiguous_and_must_label_every_pair():
+    reference, submission = [1.0] * 6, [0.01, 0.02, 0.01, 0.02, 0.01, 0.02]
+    assert stats.speedup_interval(reference, submission, runs=[0, 1, 0, 1, 0, 1]) is not None
+    with pytest.raises(ValueError):
+        stats.speedup_interval(reference, submission, runs=[0, 1])
+
+
+def test_five_runs_of_three_pairs_cover_the_next_grading():
+    """The design the harness uses at the headline size (supervisor.HEADLINE_RUNS):
+    where processes differ by 10% and pairs by 5%, at least 18 of 20 simulated
+    gradings' intervals hold the true speedup; one run of 15 pairs holds it in
+    far fewer (the interval then speaks only of the pairs of one process)."""
+    rng = np.random.default_rng(11)
+    in_runs = in_one = 0
+    for _ in range(20):
+        reference, submission, runs = _grading_in_runs(rng, 5, 3, 0.10, 0.05)
+        low, high = stats.speedup_interval(reference, submission, runs=runs)
+        in_runs += low <= 100 <= high
+        reference, submission, _ = _grading_in_runs(rng, 1, 15, 0.10, 0.05)
+        low, high = stats.speedup_interval(reference, submission)
+        in_one += low <= 100 <= high
+    assert in_runs >= 18
+    assert in_one <= 10
