@@ -18,9 +18,8 @@
 // - Atomics are plain read-modify-writes (one OS thread cannot interleave them).
 //   A data race on global or shared memory between two plain accesses is not
 //   seen: nothing is preempted between two synchronisation points.
-// - Memory accesses are not bounds-checked: a kernel that writes past an array
-//   corrupts the test process's heap, so a wrong answer kept as a test must stay
-//   inside its arrays.
+// - Accesses are not checked here: kernel_standin.py runs each launch in a forked
+//   child on guarded copies of the arrays, so one past an array faults there.
 #pragma once
 
 #include <ucontext.h>

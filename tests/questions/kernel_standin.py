@@ -13,13 +13,22 @@ lanes do not all arrive raises KernelError.
 `thread_order("reverse")` runs each block's threads in reverse order between
 synchronisation points; a test runs both orders to expose a missing
 __syncthreads() whichever way it reads.
+
+Each launch runs in a forked child, on copies of its C-contiguous array arguments
+in shared memory, each between two pages that fault on any access: a kernel that
+reads or writes past an array (by more than the copy's padding to 16 bytes) raises
+KernelError instead of corrupting the tests' process, and what it wrote in bounds
+is copied back when it ends well.
 """
 
 import contextlib
 import ctypes
+import faulthandler
 import hashlib
+import mmap
 import os
 import re
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -32,6 +41,9 @@ MAX_THREADS_PER_BLOCK = 1024
 MAX_BLOCK = (1024, 1024, 64)
 MAX_GRID = (2**31 - 1, 65535, 65535)
 MAX_DYNAMIC_SHARED = 48 * 1024
+PAGE = mmap.PAGESIZE
+PROT_NONE = 0
+ERROR_BYTES = 512
 ORDERS = ("forward", "reverse")
 _order = ["forward"]
 
@@ -93,11 +105,42 @@ def _dims(value, limits, what):
     return dims
 
 
-def _argument(value):
-    """(a ctypes-addressable object holding the argument's bytes, what keeps it alive)."""
+class _Guarded:
+    """A C-contiguous array's bytes in shared memory (a forked child's writes reach
+    the parent), ending just before a page that faults on any access and starting
+    one page after another."""
+
+    def __init__(self, array):
+        self.array = array
+        padded = -(-array.nbytes // 16) * 16
+        pages = -(-padded // PAGE)
+        self.map = mmap.mmap(-1, (pages + 2) * PAGE)
+        self.anchor = ctypes.c_char.from_buffer(self.map)
+        base = ctypes.addressof(self.anchor)
+        offset = (pages + 1) * PAGE - padded
+        self.view = np.frombuffer(self.map, dtype=np.uint8, count=array.nbytes, offset=offset)
+        self.view[:] = array.reshape(-1).view(np.uint8)
+        self.address = base + offset
+        libc = ctypes.CDLL(None, use_errno=True)
+        for page in (base, base + (pages + 1) * PAGE):
+            if libc.mprotect(ctypes.c_void_p(page), ctypes.c_size_t(PAGE), PROT_NONE):
+                raise OSError(ctypes.get_errno(), "mprotect failed")
+
+    def copy_back(self):
+        if self.array.flags.writeable:
+            self.array.reshape(-1).view(np.uint8)[:] = self.view
+
+
+def _argument(value, guarded):
+    """A ctypes object holding the argument's bytes as the kernel reads them; an
+    array's pointer is to its guarded copy (one per array, kept in `guarded`)."""
     if isinstance(value, np.ndarray):
-        slot = ctypes.c_void_p(value.ctypes.data)
-        return slot, value
+        if not value.flags.c_contiguous:
+            return ctypes.c_void_p(value.ctypes.data)
+        key = (value.ctypes.data, value.nbytes)
+        if key not in guarded:
+            guarded[key] = _Guarded(value)
+        return ctypes.c_void_p(guarded[key].address)
     if isinstance(value, bool):
         value = np.bool_(value)
     elif isinstance(value, int):
@@ -105,9 +148,29 @@ def _argument(value):
     elif isinstance(value, float):
         value = np.float64(value)
     if isinstance(value, np.generic):
-        held = np.array(value)
-        return ctypes.c_char.from_address(held.ctypes.data), held
+        return ctypes.create_string_buffer(value.tobytes(), max(8, value.nbytes))
     raise KernelError(f"a kernel argument must be an array or a scalar, got {type(value).__name__}")
+
+
+def _in_child(launch):
+    """Run launch(error_address) in a forked child; its status, or the signal that ended it."""
+    message = mmap.mmap(-1, PAGE)
+    anchor = ctypes.c_char.from_buffer(message)
+    pid = os.fork()
+    if pid == 0:  # the child: never return into the tests
+        try:
+            faulthandler.disable()  # a fault is the expected report of an access out of bounds
+            os._exit(launch(ctypes.addressof(anchor)))
+        except BaseException:
+            os._exit(2)
+    _pid, status = os.waitpid(pid, 0)
+    text = bytes(message[:ERROR_BYTES]).split(b"\0", 1)[0].decode(errors="replace")
+    del anchor
+    message.close()
+    if os.WIFSIGNALED(status):
+        return f"crashed with {signal.Signals(os.WTERMSIG(status)).name}: an access outside its arrays"
+    code = os.WEXITSTATUS(status)
+    return None if code == 0 else text or f"the launch failed (exit status {code})"
 
 
 class RawModule:
@@ -138,16 +201,23 @@ class RawKernel:
         if self._launcher is None:
             self._launcher = getattr(_library(self.code, [self.name]), f"hotpath_launch_{self.name}")
             self._launcher.restype = ctypes.c_int
-        held = [_argument(value) for value in args]
-        pointers = (ctypes.c_void_p * max(1, len(held)))(*(ctypes.addressof(slot) for slot, _keep in held))
-        error = ctypes.create_string_buffer(512)
-        failed = self._launcher(
-            *(ctypes.c_uint(d) for d in grid + block),
-            ctypes.c_size_t(shared_mem),
-            pointers,
-            ctypes.c_int(_order[0] == "reverse"),
-            error,
-            ctypes.c_int(len(error)),
-        )
-        if failed:
-            raise KernelError(f"kernel {self.name}: {error.value.decode(errors='replace')}")
+        guarded = {}
+        values = [_argument(value, guarded) for value in args]
+        pointers = (ctypes.c_void_p * max(1, len(values)))(*(ctypes.addressof(value) for value in values))
+        launcher = self._launcher
+
+        def launch(error_address):
+            return launcher(
+                *(ctypes.c_uint(d) for d in grid + block),
+                ctypes.c_size_t(shared_mem),
+                pointers,
+                ctypes.c_int(_order[0] == "reverse"),
+                ctypes.c_void_p(error_address),
+                ctypes.c_int(ERROR_BYTES),
+            )
+
+        problem = _in_child(launch)
+        if problem:
+            raise KernelError(f"kernel {self.name}: {problem}")
+        for copy in guarded.values():
+            copy.copy_back()

@@ -72,6 +72,32 @@ WRONG_ANSWERS = {
                 _transpose(((cols + 31) // 32, (rows + 31) // 32), (32, 8), (a, out, cp.int32(rows), cp.int32(cols)))
             return out
         """,
+        # The output's bounds checked against the input's shape: wrong, and out of
+        # bounds, wherever a tile crosses the edge of a non-square matrix.
+        """
+        import cupy as cp
+
+        _transpose = cp.RawKernel(r'''
+        extern "C" __global__ void transpose(const float* a, float* out, int rows, int cols) {
+            __shared__ float tile[32][33];
+            int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
+            for (int j = 0; j < 32; j += 8)
+                if (x < cols && y + j < rows) tile[threadIdx.y + j][threadIdx.x] = a[(size_t)(y + j) * cols + x];
+            __syncthreads();
+            x = blockIdx.y * 32 + threadIdx.x;
+            y = blockIdx.x * 32 + threadIdx.y;
+            for (int j = 0; j < 32; j += 8)
+                if (x < cols && y + j < rows) out[(size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+        }
+        ''', "transpose")
+
+        def transpose(a):
+            rows, cols = a.shape
+            out = cp.empty((cols, rows), dtype=a.dtype)
+            if rows and cols:
+                _transpose(((cols + 31) // 32, (rows + 31) // 32), (32, 8), (a, out, cp.int32(rows), cp.int32(cols)))
+            return out
+        """,
     ],
     "gpu-warp-shuffle-row-norms": [
         # The butterfly stops one step early (offset > 1): each lane misses half the warp.
@@ -150,6 +176,72 @@ WRONG_ANSWERS = {
             out = cp.empty((n, d), dtype=cp.int64)
             if n:
                 _scan_rows((n,), ((d + 31) // 32 * 32,), (x, out, cp.int32(d)))
+            return out
+        """,
+    ],
+    "gpu-ballot-stream-compaction": [
+        # No barrier between publishing the warps' counts and reading them.
+        """
+        import cupy as cp
+
+        _count = cp.RawKernel(r'''
+        extern "C" __global__ void count_positive(const float* x, long long n, int* counts) {
+            long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+            unsigned int ballot = __ballot_sync(0xffffffffu, i < n && x[i] > 0.0f);
+            if (threadIdx.x % 32 == 0) atomicAdd(&counts[blockIdx.x], __popc(ballot));
+        }
+        ''', "count_positive")
+
+        _scatter = cp.RawKernel(r'''
+        extern "C" __global__ void scatter_positive(const float* x, long long n, const long long* starts, float* out) {
+            __shared__ int warp_counts[8];
+            int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+            long long i = (long long)blockIdx.x * 256 + threadIdx.x;
+            float v = i < n ? x[i] : 0.0f;
+            unsigned int ballot = __ballot_sync(0xffffffffu, v > 0.0f);
+            if (lane == 0) warp_counts[warp] = __popc(ballot);
+            int before = 0;
+            for (int w = 0; w < warp; ++w) before += warp_counts[w];
+            if (v > 0.0f) out[starts[blockIdx.x] + before + __popc(ballot & ((1u << lane) - 1u))] = v;
+        }
+        ''', "scatter_positive")
+
+        def compact_positive(x):
+            n = x.shape[0]
+            if n == 0:
+                return cp.empty(0, dtype=cp.float32)
+            blocks = (n + 255) // 256
+            counts = cp.zeros(blocks, dtype=cp.int32)
+            _count((blocks,), (256,), (x, n, counts))
+            ends = cp.cumsum(counts, dtype=cp.int64)
+            out = cp.empty(int(ends[-1]), dtype=cp.float32)
+            if out.shape[0]:
+                _scatter((blocks,), (256,), (x, n, ends - counts, out))
+            return out
+        """,
+        # Each warp claims its slots with one global atomic: fast, but in whatever
+        # order the warps arrive, not the input's.
+        """
+        import cupy as cp
+
+        _compact = cp.RawKernel(r'''
+        extern "C" __global__ void compact(const float* x, long long n, unsigned long long* counter, float* out) {
+            long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+            int lane = threadIdx.x % 32;
+            float v = i < n ? x[i] : 0.0f;
+            unsigned int ballot = __ballot_sync(0xffffffffu, v > 0.0f);
+            unsigned long long start = 0;
+            if (lane == 0 && ballot) start = atomicAdd(counter, (unsigned long long)__popc(ballot));
+            start = __shfl_sync(0xffffffffu, start, 0);
+            if (v > 0.0f) out[start + __popc(ballot & ((1u << lane) - 1u))] = v;
+        }
+        ''', "compact")
+
+        def compact_positive(x):
+            n = x.shape[0]
+            out = cp.empty(int((x > 0).sum()), dtype=cp.float32)
+            if out.shape[0]:
+                _compact(((n + 255) // 256,), (256,), (x, n, cp.zeros(1, dtype=cp.uint64), out))
             return out
         """,
     ],

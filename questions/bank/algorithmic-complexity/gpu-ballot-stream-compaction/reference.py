@@ -1,0 +1,6 @@
+import cupy as cp
+
+
+def compact_positive(x):
+    """The library way: boolean-mask indexing."""
+    return x[x > 0]
