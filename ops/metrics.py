@@ -9,7 +9,8 @@ Two kinds of metric share the page:
   process shares: the Submission rows (queue depth, the oldest waiting submission's age,
   gradings per verdict, grading wall time) and the cache (worker heartbeats, the GPU
   worker's, sandbox start failures, platform errors and mail failures counted by the
-  workers, ops.counters). Nothing a Celery worker counts lives in a web process's memory.
+  workers, and the harness's own overhead per timed call, observed by them, ops.counters).
+  Nothing a Celery worker counts lives in a web process's memory.
 
 Access (safe by default): with METRICS_TOKEN set, `Authorization: Bearer <token>` is answered
 by the first middleware, before ALLOWED_HOSTS and the HTTPS redirect (Prometheus scrapes by
@@ -37,8 +38,14 @@ from .grader_models import QUEUES, gpu_workers_module, models_module, submission
 logger = logging.getLogger(__name__)
 
 METRICS_PATH = "/metrics"
+#: The cache histogram (ops.counters.observe) the workers add each graded size's overhead to.
+HARNESS_OVERHEAD = "harness_overhead"
 #: Grading wall time buckets (seconds): quick checks take seconds, full gradings up to minutes.
 DURATION_BUCKETS = (1, 2, 5, 10, 20, 30, 60, 120, 180, 300, 600)
+#: Harness overhead buckets (seconds): the report's transfer_overhead_s, the harness's own cost of
+#: one timed call (passing the input in and the answer back), from tens of microseconds for small
+#: inputs to tens of milliseconds for arrays of megabytes.
+OVERHEAD_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1)
 #: One scrape's result is reused for this long, so several scrapers cost one set of queries.
 REUSE_S = 5
 
@@ -147,6 +154,15 @@ def counter_metrics():
         for label_values, value in counters.read(metric):
             family.add_metric([label_values.get(name, "") for name in labels], value)
         families.append(family)
+    overhead = HistogramMetricFamily(
+        "hotpath_harness_overhead_seconds",
+        "The harness's own overhead per timed call (the report's transfer_overhead_s), one observation per "
+        "timed input size of each graded submission.",
+        labels=["queue"],
+    )
+    for label_values, buckets, total in counters.read_histogram(HARNESS_OVERHEAD, OVERHEAD_BUCKETS, ["queue"]):
+        overhead.add_metric(label_values, buckets, total)
+    families.append(overhead)
     return families
 
 

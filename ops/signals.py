@@ -5,8 +5,9 @@
 - worker_ready / worker_shutdown: each worker's heartbeat thread (ops.heartbeat);
 - task_retry / task_failure: e-mail failures (task `mail.send`) and the grader's platform
   errors when a grading will be retried; submission_graded: the grader's platform errors
-  when it gives up on a submission (internal_error). Both counted in the shared cache
-  (ops.counters), since they happen in workers that Prometheus does not scrape;
+  when it gives up on a submission (internal_error), and the harness's overhead per timed
+  call of each size in the report. All kept in the shared cache (ops.counters), since they
+  happen in workers that Prometheus does not scrape;
 - teams' webhook_delivery_attempted: each try of a webhook delivery, by outcome (delivered,
   retried, failed), counted the same way.
 """
@@ -19,6 +20,7 @@ from celery import signals as celery_signals
 
 from . import counters, heartbeat
 from .logs import request_id_var, submission_id_var
+from .metrics import HARNESS_OVERHEAD, OVERHEAD_BUCKETS
 
 logger = logging.getLogger(__name__)
 
@@ -100,10 +102,24 @@ def on_task_failure(sender=None, **kwargs):
 
 
 def on_submission_graded(submission=None, **kwargs):
-    if submission is None or not submission.platform_error or submission.verdict != "internal_error":
+    if submission is None:
+        return
+    observe_harness_overhead(submission)
+    if not submission.platform_error or submission.verdict != "internal_error":
         return
     match = _ERROR_ID.match(submission.platform_error)
     count_platform_error(match.group(1) if match else "unknown", "gave_up")
+
+
+def observe_harness_overhead(submission):
+    """Each timed size's transfer_overhead_s in the report (none for quick checks, GPU gradings
+    and failures before timing), into the hotpath_harness_overhead_seconds histogram."""
+    sizes = (submission.report or {}).get("sizes") or []
+    overheads = [entry.get("transfer_overhead_s") for entry in sizes if isinstance(entry, dict)]
+    queue = submission.queue if overheads else None
+    for overhead in overheads:
+        if isinstance(overhead, (int, float)) and overhead >= 0:
+            counters.observe(HARNESS_OVERHEAD, float(overhead), OVERHEAD_BUCKETS, queue=queue)
 
 
 def on_webhook_delivery_attempted(outcome=None, **kwargs):

@@ -160,6 +160,37 @@ def test_failures_counted_in_workers_reach_the_scrape(client, token, candidate, 
     assert value(samples, "hotpath_platform_errors_total", error_id="sandbox.create_failed", outcome="gave_up") == 1
 
 
+def test_the_harness_overhead_of_each_graded_size_reaches_the_histogram(client, token, candidate, exercise_version):
+    """The report's transfer_overhead_s per size, sent with submission_graded in the worker, is on the scrape."""
+    from submissions.signals import submission_graded
+
+    graded = make_submission(exercise_version, candidate, status="done", verdict="accepted", wall_s=30)
+    graded.report = {
+        "sizes": [
+            {"size": 10, "transfer_overhead_s": 0.0009},
+            {"size": 100, "transfer_overhead_s": 0.0018},
+            {"size": 1000, "transfer_overhead_s": 0.057},
+        ]
+    }
+    checked = make_submission(exercise_version, candidate, purpose="check", status="done", verdict="accepted")
+    checked.report = {"sizes": [{"size": 10, "transfer_overhead_s": None}]}
+    for submission in (graded, checked):
+        submission_graded.send(sender=type(submission), submission=submission)
+
+    samples = scrape(client)
+
+    name = "hotpath_harness_overhead_seconds"
+    assert value(samples, f"{name}_bucket", queue="cpu", le="0.0005") == 0
+    assert value(samples, f"{name}_bucket", queue="cpu", le="0.001") == 1
+    assert value(samples, f"{name}_bucket", queue="cpu", le="0.0025") == 2
+    assert value(samples, f"{name}_bucket", queue="cpu", le="0.05") == 2
+    assert value(samples, f"{name}_bucket", queue="cpu", le="0.1") == 3
+    assert value(samples, f"{name}_bucket", queue="cpu", le="+Inf") == 3
+    assert value(samples, f"{name}_count", queue="cpu") == 3
+    assert value(samples, f"{name}_sum", queue="cpu") == pytest.approx(0.0597)
+    assert value(samples, f"{name}_count", queue="check") is None
+
+
 def test_a_broken_source_leaves_its_section_out_but_the_rest_answers(client, token, monkeypatch):
     from ops import metrics
 
@@ -191,7 +222,9 @@ def test_the_dashboard_and_alerts_use_only_metrics_that_exist(client, token, can
     expressions += [rule["expr"] for rule in rules]
     named = set(re.findall(r"\b((?:hotpath|django)_[a-z_]+)", " ".join(expressions)))
 
-    make_submission(exercise_version, candidate, status="done", verdict="accepted", wall_s=5)
+    graded = make_submission(exercise_version, candidate, status="done", verdict="accepted", wall_s=5)
+    graded.report = {"sizes": [{"size": 10, "transfer_overhead_s": 0.001}]}
+    signals.on_submission_graded(submission=graded)
     heartbeat.beat("celery@cpu-1", ["cpu"])
     signals.count_platform_error("sandbox.start_failed", "gave_up")
     signals.on_task_failure(sender=FakeTask("mail.send"))
