@@ -245,6 +245,78 @@ WRONG_ANSWERS = {
             return out
         """,
     ],
+    "gpu-tiled-matmul": [
+        # One barrier per step: a fast thread loads the next tiles over ones that
+        # slower threads are still multiplying.
+        """
+        import cupy as cp
+
+        _matmul = cp.RawKernel(r'''
+        extern "C" __global__ void matmul_tiled(const float* a, const float* b, float* c, int m, int k, int p) {
+            __shared__ float as[32][32];
+            __shared__ float bs[32][32];
+            int tx = threadIdx.x, ty = threadIdx.y;
+            int col = blockIdx.x * 32 + tx, row0 = blockIdx.y * 32 + ty;
+            float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int t = 0; t < k; t += 32) {
+                for (int i = 0; i < 4; ++i) {
+                    int r = row0 + 8 * i, ka = t + tx, kb = t + ty + 8 * i;
+                    as[ty + 8 * i][tx] = r < m && ka < k ? a[(size_t)r * k + ka] : 0.0f;
+                    bs[ty + 8 * i][tx] = kb < k && col < p ? b[(size_t)kb * p + col] : 0.0f;
+                }
+                __syncthreads();
+                for (int kk = 0; kk < 32; ++kk)
+                    for (int i = 0; i < 4; ++i) acc[i] += as[ty + 8 * i][kk] * bs[kk][tx];
+            }
+            for (int i = 0; i < 4; ++i)
+                if (row0 + 8 * i < m && col < p) c[(size_t)(row0 + 8 * i) * p + col] = acc[i];
+        }
+        ''', "matmul_tiled")
+
+        def matmul(a, b):
+            m, k = a.shape
+            p = b.shape[1]
+            c = cp.empty((m, p), dtype=cp.float32)
+            if m and p:
+                _matmul(((p + 31) // 32, (m + 31) // 32), (32, 8), (a, b, c, cp.int32(m), cp.int32(k), cp.int32(p)))
+            return c
+        """,
+        # No zeros past the edges: the last partial tile multiplies stale values.
+        """
+        import cupy as cp
+
+        _matmul = cp.RawKernel(r'''
+        extern "C" __global__ void matmul_tiled(const float* a, const float* b, float* c, int m, int k, int p) {
+            __shared__ float as[32][32];
+            __shared__ float bs[32][32];
+            int tx = threadIdx.x, ty = threadIdx.y;
+            int col = blockIdx.x * 32 + tx, row0 = blockIdx.y * 32 + ty;
+            float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int t = 0; t < k; t += 32) {
+                for (int i = 0; i < 4; ++i) {
+                    int r = row0 + 8 * i, ka = t + tx, kb = t + ty + 8 * i;
+                    if (r < m && ka < k) as[ty + 8 * i][tx] = a[(size_t)r * k + ka];
+                    if (kb < k && col < p) bs[ty + 8 * i][tx] = b[(size_t)kb * p + col];
+                }
+                __syncthreads();
+                for (int kk = 0; kk < 32; ++kk)
+                    for (int i = 0; i < 4; ++i) acc[i] += as[ty + 8 * i][kk] * bs[kk][tx];
+                __syncthreads();
+            }
+            for (int i = 0; i < 4; ++i)
+                if (row0 + 8 * i < m && col < p) c[(size_t)(row0 + 8 * i) * p + col] = acc[i];
+        }
+        ''', "matmul_tiled")
+
+        def matmul(a, b):
+            m, k = a.shape
+            p = b.shape[1]
+            c = cp.empty((m, p), dtype=cp.float32)
+            if m and p:
+                _matmul(((p + 31) // 32, (m + 31) // 32), (32, 8), (a, b, c, cp.int32(m), cp.int32(k), cp.int32(p)))
+            return c
+        """,
+    ],
 }
 
 
