@@ -317,6 +317,47 @@ WRONG_ANSWERS = {
             return c
         """,
     ],
+    "gpu-online-softmax": [
+        # The running sum is not rescaled when the running maximum grows.
+        """
+        import cupy as cp
+
+        _softmax = cp.RawKernel(r'''
+        __device__ void merge(float& m, float& s, float m2, float s2) {
+            float top = fmaxf(m, m2);
+            s = s * expf(m - top) + s2 * expf(m2 - top);
+            m = top;
+        }
+        extern "C" __global__ void softmax_online(const float* z, float* out, int d) {
+            __shared__ float warp_m[32], warp_s[32];
+            const float* row = z + (size_t)blockIdx.x * d;
+            float m = -3.402823466e+38f, s = 0.0f;
+            for (int c = threadIdx.x; c < d; c += blockDim.x) {
+                m = fmaxf(m, row[c]);
+                s += expf(row[c] - m);
+            }
+            for (int offset = 16; offset > 0; offset >>= 1) {
+                float m2 = __shfl_xor_sync(0xffffffffu, m, offset);
+                float s2 = __shfl_xor_sync(0xffffffffu, s, offset);
+                merge(m, s, m2, s2);
+            }
+            if (threadIdx.x % 32 == 0) { warp_m[threadIdx.x / 32] = m; warp_s[threadIdx.x / 32] = s; }
+            __syncthreads();
+            m = -3.402823466e+38f;
+            s = 0.0f;
+            for (int w = 0; w < blockDim.x / 32; ++w) merge(m, s, warp_m[w], warp_s[w]);
+            for (int c = threadIdx.x; c < d; c += blockDim.x) out[(size_t)blockIdx.x * d + c] = expf(row[c] - m) / s;
+        }
+        ''', "softmax_online")
+
+        def softmax(z):
+            n, d = z.shape
+            out = cp.empty((n, d), dtype=cp.float32)
+            if n:
+                _softmax((n,), (256,), (z, out, cp.int32(d)))
+            return out
+        """,
+    ],
 }
 
 
