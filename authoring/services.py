@@ -2,13 +2,14 @@
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.db import models, transaction
 
 from grader.validation import validate_exercise
 from questions import loader
-from questions.models import ExerciseVersion, Kind, Question, Visibility
+from questions.models import BankProblem, ExerciseVersion, Kind, Question, Visibility
 
 from .errors import AuthoringError
 from .models import AuthoringEvent
@@ -27,6 +28,30 @@ def question_state(question):
     if question.is_public:
         return QuestionState.PUBLISHED
     return QuestionState.PRIVATE if question.source_path else QuestionState.DRAFT
+
+
+@dataclass(frozen=True)
+class LeftOutEntry:
+    """A bank entry the last load_bank left out: its path, every reason, and the question
+    it held before, if any (kept at its last loaded text, off the public pages)."""
+
+    path: str
+    reasons: list
+    question: Question | None
+
+
+def left_out_entries(question=None):
+    """The entries the last load_bank left out (only `question`'s file, when given)."""
+    problems = BankProblem.objects.all()
+    if question is not None:
+        if not question.source_path:
+            return []
+        problems = problems.filter(path=question.source_path)
+    reasons = {}
+    for problem in problems:
+        reasons.setdefault(problem.path, []).append(problem.reason)
+    held = {held.source_path: held for held in Question.objects.live().filter(source_path__in=reasons)}
+    return [LeftOutEntry(path, path_reasons, held.get(path)) for path, path_reasons in reasons.items()]
 
 
 def version_files(version):

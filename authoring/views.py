@@ -46,7 +46,7 @@ def index(request):
     """Every question an author may edit, of every kind, with where it stands."""
     questions = Question.objects.live().order_by("kind", "topic", "title")
     rows = [(question, services.question_state(question)) for question in questions]
-    return render(request, "authoring/index.html", {"rows": rows})
+    return render(request, "authoring/index.html", {"rows": rows, "left_out": services.left_out_entries()})
 
 
 @author_required
@@ -147,6 +147,8 @@ def _exercise_context(question, export_error=None):
         # What Publish and Export would refuse, shown before the author tries.
         "problems": writing.question_problems(question) if question.kind in writing.WRITTEN_KINDS else [],
         "events": question.authoring_events.select_related("user", "exercise_version")[:20],
+        # Why the last load_bank left its file out, if it did.
+        "left_out": services.left_out_entries(question),
         "export_error": export_error,
     }
 

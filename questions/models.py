@@ -182,6 +182,22 @@ class BankRevision(models.Model):
     number = models.PositiveBigIntegerField(default=0)
 
 
+class BankProblem(models.Model):
+    """One reason the last load_bank left a bank entry out (a file it refused, an exercise
+    that failed validation): what the authoring pages list until a load reads the entry.
+    Each load replaces them all."""
+
+    path = models.CharField(max_length=400, help_text="The entry's path inside the bank.")
+    reason = models.TextField()
+    noticed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["path", "id"]
+
+    def __str__(self):
+        return f"{self.path}: {self.reason}"
+
+
 class Track(models.Model):
     """A named learning path through the bank (questions/bank/tracks.yaml): its questions
     in order, and the tracks worth finishing first. load_bank writes these rows."""

@@ -12,7 +12,7 @@ from django.utils import timezone
 from grader import validation
 
 from ..bank_version import record_bank_change
-from ..models import ExerciseVersion, Kind, Question, Track
+from ..models import BankProblem, ExerciseVersion, Kind, Question, Track, Visibility
 from .entries import BankEntry, BankError, BankLoadError
 from .formats import format_for_kind, read_bank
 from .schema import COMMON_KEYS, EXERCISE_FILES, OPTIONAL_EXERCISE_FILES, SECTIONS, default_bank_dir
@@ -27,12 +27,17 @@ class LoadReport:
     restored: list = field(default_factory=list)
     retired: list = field(default_factory=list)
     new_versions: list = field(default_factory=list)
-    #: BankErrors of the entries left out (not loaded; a question they held stays as it was).
+    #: Public questions whose entry was left out this time: taken off the public pages.
+    unpublished: list = field(default_factory=list)
+    #: BankErrors of the entries left out (not loaded; a question they held keeps its last
+    #: loaded text, off the public pages until its entry loads again).
     problems: list = field(default_factory=list)
 
     @property
     def changed(self):
-        return bool(self.created or self.updated or self.restored or self.retired or self.new_versions)
+        return bool(
+            self.created or self.updated or self.restored or self.retired or self.new_versions or self.unpublished
+        )
 
     @property
     def left_out(self):
@@ -46,6 +51,8 @@ class LoadReport:
         )
         if self.left_out:
             counts += f"; {len(self.left_out)} {'entry' if len(self.left_out) == 1 else 'entries'} not loaded"
+        if self.unpublished:
+            counts += f", {len(self.unpublished)} of them taken off the public pages"
         return counts if self.changed else f"Nothing changed: {counts}."
 
 
@@ -100,9 +107,11 @@ def load_bank(root=None, *, validate=True, strict=False, progress=None):
     """Load the bank at `root` (default questions/bank/) and return a LoadReport.
 
     An entry that cannot be loaded (a bad file, a duplicate slug, an exercise whose
-    model solution fails validation) is left out and listed in `report.problems`; the
-    question it held, if any, keeps its last loaded version (neither updated nor
-    retired), so one bad file never takes the site down. Raises BankLoadError, having
+    model solution fails validation) is left out, listed in `report.problems` and kept as
+    BankProblem rows for the authoring pages; the question it held, if any, keeps its
+    last loaded version (neither updated nor retired) but leaves the public pages
+    (`report.unpublished`) until its entry loads again, so one bad file never takes the
+    site down nor leaves learners a question its source no longer holds. Raises BankLoadError, having
     written nothing, when `strict` and there is any problem, or when there are
     problems and no entry at all could be loaded. `progress` (a LoadProgress) hears
     each step."""
@@ -130,6 +139,8 @@ def load_bank(root=None, *, validate=True, strict=False, progress=None):
         report = _apply(plans, kept_paths=kept_paths)
         if not track_errors:  # a bad tracks.yaml leaves the tracks as last loaded
             _sync_tracks(tracks)
+        BankProblem.objects.all().delete()
+        BankProblem.objects.bulk_create(BankProblem(path=error.path, reason=error.reason) for error in errors)
     report.problems = errors
     return report
 
@@ -213,6 +224,11 @@ def _apply(plans, kept_paths):
     gone = Question.objects.live().exclude(source_path="").exclude(slug__in=loaded).exclude(source_path__in=kept_paths)
     report.retired = list(gone.values_list("slug", flat=True))
     gone.update(retired_at=now)
+    # The hash is cleared so that the entry, once it loads again, is written back, visibility
+    # included, even when its file is fixed to exactly what it was before it broke.
+    broken = Question.objects.live().public().filter(source_path__in=kept_paths).exclude(slug__in=loaded)
+    report.unpublished = list(broken.values_list("slug", flat=True))
+    broken.update(visibility=Visibility.ASSESSMENT, content_hash="")
     record_bank_change()  # a queryset update sends no post_save
     return report
 

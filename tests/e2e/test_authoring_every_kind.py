@@ -2,14 +2,20 @@
 of each kind (concept, numeric, coding) without the Django admin, and a learner then reads
 each. Every export goes to a bank folder of the test's own, which after every click holds
 only entries the loader reads (no refused entry, no staging folder), and at the end loads
-whole with the strict loader."""
+whole with the strict loader. Then a file broken on disk by hand: the site stays up, its
+question leaves the public pages, and authors read why and mend it from the pages."""
 
+import io
 import shutil
 
 import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
 from playwright.sync_api import expect
 
+from authoring import services, writing
 from questions import loader
+from questions.models import Kind
 
 from .test_authoring_flow import people, sign_in  # noqa: F401 (people is a fixture)
 
@@ -20,6 +26,14 @@ CONCEPT_PROMPT = "Why does a blocked matrix multiply run faster than the naive t
 NUMERIC_PROMPT = "How many bytes does a 1024 by 1024 matrix of float64 take, in MiB?"
 CODING_PROMPT = "Return `(2x + 1)²` for every value of `x`, without a Python loop."
 CODING_PROMPT_EDITED = "Return `(2x + 1)²` for **every** value of `x`, without a Python loop."
+CONCEPT = {
+    "title": "",
+    "topic": TOPIC,
+    "difficulty": "easy",
+    "prompt": "Why does it help?",
+    "sample_answer": "It reuses cached data.",
+    "rubric": ["Reuse", "Cache size", "Bandwidth", "Arithmetic intensity"],
+}
 #: Saving a coding exercise's first version grades the template in the sandbox.
 VALIDATION_TIMEOUT_MS = 240_000
 
@@ -141,4 +155,47 @@ def test_a_new_author_writes_and_publishes_every_kind_and_a_learner_reads_each(o
     learner.get_by_label("4 · confident").check()
     learner.get_by_role("button", name="Check my answer").click()
     expect(learner.get_by_role("heading", name="Correct")).to_be_visible()
+    assert open_page.errors == []
+
+
+def test_a_broken_bank_file_leaves_the_site_up_and_is_listed_for_authors(open_page, people, bank_root):  # noqa: F811
+    """A file broken on disk (by hand, not by the pages): load_bank names it and loads the rest,
+    learners no longer see its question, authors read why, and an export from the pages mends it."""
+    author = User.objects.get(username="author")
+    for slug, title in (("why-tiles", "Why tiles"), ("why-prefetch", "Why prefetch")):
+        values = {**CONCEPT, "title": title}
+        question = writing.save_question(Kind.CONCEPT, slug, values, author)
+        services.set_public(question, True, author)
+        services.export_to_bank(question, author)
+    call_command("load_bank", "--path", str(bank_root), "--skip-validation", stdout=io.StringIO(), stderr=io.StringIO())
+    broken = bank_root / "technical-foundation" / "why-tiles.md"
+    broken.write_text(broken.read_text().replace("# Sample answer", "# Sample answers"))
+    err = io.StringIO()
+    call_command("load_bank", "--path", str(bank_root), "--skip-validation", stdout=io.StringIO(), stderr=err)
+    assert "technical-foundation/why-tiles.md: unknown section '# Sample answers'" in err.getvalue()
+
+    learner = open_page()
+    sign_in(learner, "learner")
+    learner.goto("/questions/")
+    expect(learner.get_by_role("link", name="Why prefetch")).to_be_visible()
+    expect(learner.get_by_role("link", name="Why tiles")).to_have_count(0)
+
+    page = open_page()
+    sign_in(page, "author")
+    page.get_by_role("navigation").get_by_role("link", name="Authoring").click()
+    left_out = page.get_by_role("alert").filter(has_text="left out")
+    expect(left_out).to_contain_text("questions/bank/technical-foundation/why-tiles.md")
+    expect(left_out).to_contain_text("unknown section '# Sample answers'")
+    left_out.get_by_role("link", name="Why tiles").click()
+    expect(page.get_by_text("off the public pages until the file loads again")).to_be_visible()
+    page.get_by_role("button", name="Export to the bank").click()  # the last loaded text, over the broken file
+    expect(page.get_by_text("Exported to questions/bank/technical-foundation/why-tiles.md")).to_be_visible()
+    assert assert_bank_loads(bank_root) == ["why-prefetch", "why-tiles"]
+    call_command("load_bank", "--path", str(bank_root), "--skip-validation", stdout=io.StringIO(), stderr=io.StringIO())
+    page.reload()
+    expect(page.get_by_text("off the public pages until the file loads again")).to_have_count(0)
+    page.get_by_role("button", name="Publish").click()
+    expect(page.get_by_text("Published: it is on the public pages now.")).to_be_visible()
+    learner.goto("/questions/why-tiles/")
+    expect(learner.get_by_role("heading", level=1)).to_have_text("Why tiles")
     assert open_page.errors == []

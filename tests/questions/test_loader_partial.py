@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from questions.loader import load_bank
-from questions.models import ExerciseVersion, Question
+from questions.models import BankProblem, ExerciseVersion, Question, Visibility
 
 pytestmark = pytest.mark.django_db
 
@@ -29,15 +29,26 @@ def test_a_broken_file_is_named_and_the_rest_of_the_bank_loads(bank):
     assert "1 entry not loaded" in out and "1 created" in out
 
 
-def test_a_question_whose_file_broke_keeps_its_last_loaded_version(bank):
+def test_a_question_whose_file_broke_keeps_its_last_loaded_version_off_the_public_pages(bank):
     bank.concept()
     bank.numeric()
     run_load_bank(bank.root, "--skip-validation")
+    assert Question.objects.get(slug="gib-in-bytes").is_public
+    good = (bank.root / "technical-foundation/gib-in-bytes.md").read_text()
     bank.numeric(title="Bytes in four GiB", tolerance="loose")
     out, err = run_load_bank(bank.root, "--skip-validation")
     question = Question.objects.get(slug="gib-in-bytes")
     assert question.retired_at is None and question.title == "Bytes in 4 GiB"  # neither retired nor half-updated
-    assert "gib-in-bytes.md" in err and "0 retired" in out
+    assert question.visibility == Visibility.ASSESSMENT  # issue 32: learners no longer see what the file lost
+    assert "gib-in-bytes.md" in err and "0 retired" in out and "taken off the public pages" in out
+    assert "off the public pages (gib-in-bytes)" in err
+    problem = BankProblem.objects.get()
+    assert problem.path == "technical-foundation/gib-in-bytes.md" and "got 'loose'" in problem.reason
+
+    bank.write("technical-foundation/gib-in-bytes.md", good)  # fixed back to exactly what it was
+    run_load_bank(bank.root, "--skip-validation")
+    assert Question.objects.get(slug="gib-in-bytes").is_public
+    assert not BankProblem.objects.exists()
 
 
 def test_an_exercise_that_fails_validation_is_left_out_and_the_rest_loads(bank, fake_validation):

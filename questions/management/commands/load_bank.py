@@ -69,8 +69,9 @@ class Command(BaseCommand):
     help = (
         "Load the question bank (Markdown files and exercise folders) into the database. "
         "Idempotent; edited files update their rows, removed files retire their questions. "
-        "A bad entry is named on stderr and left out (its question, if loaded before, stays as it was), "
-        "and the rest loads; --strict loads all or nothing."
+        "A bad entry is named on stderr and left out (its question, if loaded before, keeps its last loaded "
+        "text, off the public pages, and authors see why on /authoring/), and the rest loads; "
+        "--strict loads all or nothing."
     )
 
     def add_arguments(self, parser):
@@ -106,6 +107,8 @@ class Command(BaseCommand):
             self.stderr.write(
                 self.style.WARNING(
                     f"{len(report.left_out)} bank entry(ies) not loaded (above); the rest of the bank was. "
-                    "A question such an entry held before stays as it was. Fix the file and run load_bank again."
+                    "A question such an entry held before keeps its last loaded text"
+                    + (f", off the public pages ({', '.join(report.unpublished)})" if report.unpublished else "")
+                    + "; authors see why on /authoring/. Fix the file and run load_bank again."
                 )
             )
