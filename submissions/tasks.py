@@ -2,14 +2,19 @@
 
 from celery import shared_task
 from celery.signals import worker_ready
+from django.db import DatabaseError
 
 from grader import host_limits
 from grader.errors import PlatformError
 
 from .services import housekeeping, lifecycle
 
+#: How long a grading whose result could not be written waits before it is graded again.
+DATABASE_RETRY_S = 15
+
 
 @shared_task(
+    bind=True,
     name="grader.grade_submission",
     acks_late=True,
     reject_on_worker_lost=True,
@@ -21,8 +26,23 @@ from .services import housekeeping, lifecycle
     retry_jitter=True,
     max_retries=lifecycle.MAX_ATTEMPTS,
 )
-def grade_submission(submission_id):
-    lifecycle.run_grading(submission_id)
+def grade_submission(self, submission_id, result_lost=False):
+    """Grades one submission (lifecycle.run_grading), noting which one this worker holds meanwhile
+    (housekeeping.hold). When the database goes away while the sandbox runs, the result cannot be
+    written and the row stays 'running' under this claim: the task retries with result_lost,
+    which puts the row back in the queue before grading it again."""
+    worker = self.request.hostname or "celery"
+    housekeeping.hold(worker, submission_id)
+    try:
+        if result_lost:
+            housekeeping.release_lost_claim(submission_id)
+        lifecycle.run_grading(submission_id)
+    except DatabaseError as exc:
+        raise self.retry(
+            exc=exc, countdown=DATABASE_RETRY_S, args=[submission_id], kwargs={"result_lost": True}
+        ) from exc
+    finally:
+        housekeeping.let_go(worker)
 
 
 @shared_task(name="grader.sweep_stuck_submissions", ignore_result=True)
@@ -33,6 +53,12 @@ def sweep_stuck_submissions():
 @worker_ready.connect
 def remove_stale_sandboxes(**kwargs):
     housekeeping.remove_stale_sandboxes()
+
+
+@worker_ready.connect
+def requeue_held_submission(sender=None, **kwargs):
+    """A restarted worker (same name) gives back the grading its killed predecessor held."""
+    housekeeping.requeue_held(getattr(sender, "hostname", None) or "celery")
 
 
 @worker_ready.connect

@@ -1,10 +1,17 @@
 """What the periodic sweep and a starting worker tidy: submissions whose task or worker
-went missing, and what dead workers' sandboxes left behind."""
+went missing, and what dead workers' sandboxes left behind.
+
+A worker killed mid-grading leaves its row 'running'. The sweep takes such rows back only
+after RECLAIM_RUNNING_AFTER_S (no live grading can last that long), so each grading task
+also notes in the shared cache which submission its worker holds (hold / let_go): when a
+worker of the same name starts again (a restarted container keeps its host name), it puts
+the row its predecessor held back in the queue at once (requeue_held)."""
 
 import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from grader.errors import PlatformError
@@ -17,21 +24,67 @@ logger = logging.getLogger(__name__)
 
 #: A row still queued after this may have lost its broker message: queue it again.
 REQUEUE_QUEUED_AFTER_S = 10 * 60
+HOLDING_KEY = "grader:holding:{worker}"
+WORKER_STOPPED = "the grading worker stopped mid-run"
+
+
+def hold(worker, submission_id):
+    """Notes that `worker` is grading `submission_id` now."""
+    cache.set(HOLDING_KEY.format(worker=worker), submission_id, timeout=lifecycle.RECLAIM_RUNNING_AFTER_S)
+
+
+def let_go(worker):
+    """`worker` ended its grading, whichever way: nothing is held."""
+    cache.delete(HOLDING_KEY.format(worker=worker))
+
+
+def release_lost_claim(submission_id):
+    """A row whose grading ran but whose result could not be written (the database went away
+    while the sandbox ran): 'running' -> 'queued' under its current claim, without a new task
+    (the caller grades it again itself). True when the row moved."""
+    submission = Submission.objects.filter(pk=submission_id, status=Status.RUNNING).first()
+    if submission is None:
+        return False
+    lifecycle.release(submission, PlatformError("grading.result_lost", "the database went away mid-grading"))
+    return True
+
+
+def requeue_held(worker):
+    """At the start of `worker`: the row a previous worker of that name held when it stopped,
+    back in the queue (or closed, past MAX_ATTEMPTS). Returns the sweep's counts."""
+    key = HOLDING_KEY.format(worker=worker)
+    submission_id = cache.get(key)
+    counts = {"requeued": 0, "failed": 0}
+    if submission_id is not None:
+        lost = Submission.objects.filter(pk=submission_id, status=Status.RUNNING).select_related("exercise")
+        counts = _take_back(lost, gpu_online=True)
+        cache.delete(key)
+    if counts["requeued"] or counts["failed"]:
+        logger.warning("worker %s: took back submission %s its predecessor held", worker, submission_id)
+    return counts
 
 
 def sweep_stuck_submissions():
     """Requeue rows whose task went missing; close those that ran out of attempts.
     Returns counts, for logs and tests."""
     now = timezone.now()
-    counts = {"requeued": 0, "failed": 0}
     lost_worker = Submission.objects.filter(
         status=Status.RUNNING, started_at__lt=now - timedelta(seconds=lifecycle.RECLAIM_RUNNING_AFTER_S)
     )
     lost_message = Submission.objects.filter(
         status=Status.QUEUED, created_at__lt=now - timedelta(seconds=REQUEUE_QUEUED_AFTER_S)
     )
-    gpu_online = gpu_workers.gpu_worker_online()
-    for submission in (lost_worker | lost_message).select_related("exercise"):
+    counts = _take_back((lost_worker | lost_message).select_related("exercise"), gpu_workers.gpu_worker_online())
+    if counts["requeued"] or counts["failed"]:
+        logger.warning("sweep: requeued %(requeued)s, failed %(failed)s stuck submission(s)", counts)
+    return counts
+
+
+def _take_back(submissions, gpu_online):
+    """Each row queued again (a running one only while its claim is unchanged), or closed as
+    internal_error once it ran out of attempts. Returns the counts."""
+    counts = {"requeued": 0, "failed": 0}
+    for submission in submissions:
         if submission.attempts >= lifecycle.MAX_ATTEMPTS:
             if lifecycle.fail(
                 submission, PlatformError("grading.gave_up", f"stuck after {submission.attempts} attempts")
@@ -43,13 +96,11 @@ def sweep_stuck_submissions():
         if submission.status == Status.RUNNING:
             moved = Submission.objects.filter(
                 pk=submission.pk, status=Status.RUNNING, attempts=submission.attempts
-            ).update(status=Status.QUEUED, platform_error="the grading worker stopped mid-run")
+            ).update(status=Status.QUEUED, platform_error=WORKER_STOPPED)
             if not moved:
                 continue
         queueing.enqueue(submission)
         counts["requeued"] += 1
-    if counts["requeued"] or counts["failed"]:
-        logger.warning("sweep: requeued %(requeued)s, failed %(failed)s stuck submission(s)", counts)
     return counts
 
 

@@ -1,0 +1,80 @@
+"""Gradings whose worker or result went missing come back at once, not after the sweep's
+RECLAIM_RUNNING_AFTER_S: a restarted worker gives back what its killed predecessor held, and a
+result the database could not take is graded again once it is back. Both found by the
+load-and-fault run on the compose stack (bench/compose_load.py)."""
+
+import pytest
+from django.db import OperationalError
+
+from grader import grading
+from submissions import tasks
+from submissions.models import Submission
+from submissions.services import housekeeping, lifecycle
+from submissions.states import Status, Verdict
+
+CODE = "def scale(x):\n    return x * 3.0 + 1.0\n"
+REPORT = {"verdict": Verdict.ACCEPTED, "message": "Correct.", "hardware": "cpu", "sizes": []}
+
+pytestmark = pytest.mark.django_db
+
+
+def running(user, version, attempts=1):
+    return Submission.objects.create(
+        user=user, exercise=version, code=CODE, status=Status.RUNNING, attempts=attempts, started_at=None
+    )
+
+
+def test_a_restarted_worker_requeues_what_its_killed_predecessor_held(candidate, exercise_version, queued):
+    held = running(candidate, exercise_version)
+    other = running(candidate, exercise_version)
+    housekeeping.hold("celery@worker-1", held.pk)
+    housekeeping.hold("celery@worker-2", other.pk)
+
+    assert housekeeping.requeue_held("celery@worker-1") == {"requeued": 1, "failed": 0}
+    held.refresh_from_db()
+    other.refresh_from_db()
+    assert (held.status, held.platform_error) == (Status.QUEUED, housekeeping.WORKER_STOPPED)
+    assert queued == [([held.pk], "cpu")]
+    assert other.status == Status.RUNNING  # another worker's grading is left alone
+    assert housekeeping.requeue_held("celery@worker-1") == {"requeued": 0, "failed": 0}
+
+
+def test_a_worker_that_let_go_gives_nothing_back(candidate, exercise_version, queued):
+    graded = running(candidate, exercise_version)
+    housekeeping.hold("celery@worker-1", graded.pk)
+    housekeeping.let_go("celery@worker-1")
+    assert housekeeping.requeue_held("celery@worker-1") == {"requeued": 0, "failed": 0}
+    assert queued == []
+
+
+def test_a_held_row_out_of_attempts_is_closed(candidate, exercise_version, queued):
+    exhausted = running(candidate, exercise_version, attempts=lifecycle.MAX_ATTEMPTS)
+    housekeeping.hold("celery@worker-1", exhausted.pk)
+    assert housekeeping.requeue_held("celery@worker-1") == {"requeued": 0, "failed": 1}
+    exhausted.refresh_from_db()
+    assert exhausted.verdict == Verdict.INTERNAL_ERROR and queued == []
+
+
+def test_a_result_the_database_could_not_take_is_graded_again_once(candidate, exercise_version, monkeypatch):
+    """The database goes away while the sandbox runs: writing the result fails and the row is left
+    'running'. The task retries, puts the row back in the queue and grades it: one result."""
+    monkeypatch.setattr(grading, "grade", lambda *args, **kwargs: dict(REPORT))
+    real_finish = lifecycle.finish
+    writes = []
+
+    def finish_once_the_database_is_back(submission, report):
+        writes.append(submission.attempts)
+        if len(writes) == 1:
+            raise OperationalError("terminating connection due to administrator command")
+        return real_finish(submission, report)
+
+    monkeypatch.setattr(lifecycle, "finish", finish_once_the_database_is_back)
+    monkeypatch.setattr(tasks, "DATABASE_RETRY_S", 0)
+    submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
+
+    tasks.grade_submission.apply(args=[submission.pk])
+
+    submission.refresh_from_db()
+    assert writes == [1, 2]
+    assert (submission.status, submission.verdict, submission.attempts) == (Status.DONE, Verdict.ACCEPTED, 2)
+    assert housekeeping.requeue_held("celery") == {"requeued": 0, "failed": 0}
