@@ -358,6 +358,31 @@ WRONG_ANSWERS = {
             return out
         """,
     ],
+    "gpu-occupancy-row-sums": [
+        # A warp per row, but n // 8 blocks: the last n % 8 rows are never summed.
+        """
+        import cupy as cp
+
+        _row_sums = cp.RawKernel(r'''
+        extern "C" __global__ void row_sums(const float* x, float* out, long long n, int d) {
+            long long row = (long long)blockIdx.x * 8 + threadIdx.x / 32;
+            int lane = threadIdx.x % 32;
+            if (row >= n) return;
+            float acc = 0.0f;
+            for (int c = lane; c < d; c += 32) acc += x[row * d + c];
+            for (int offset = 16; offset > 0; offset >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, offset);
+            if (lane == 0) out[row] = acc;
+        }
+        ''', "row_sums")
+
+        def row_sums(x):
+            n, d = x.shape
+            out = cp.zeros(n, dtype=cp.float32)
+            if n >= 8:
+                _row_sums((n // 8,), (256,), (x, out, n, cp.int32(d)))
+            return out
+        """,
+    ],
 }
 
 
