@@ -63,7 +63,12 @@ def publish_and_export(page, root, slug):
     assert slug in assert_bank_loads(root)
 
 
-def test_a_new_author_writes_and_publishes_every_kind_and_a_learner_reads_each(open_page, people, bank_root):  # noqa: F811
+def test_a_new_author_writes_and_publishes_every_kind_and_a_learner_reads_each(
+    open_page,
+    people,  # noqa: F811
+    bank_root,
+    screenshot,
+):
     if shutil.which("bwrap") is None:
         pytest.skip("saving a coding exercise's code validates it in the sandbox: bubblewrap (bwrap) is needed")
     page = open_page()
@@ -128,6 +133,7 @@ def test_a_new_author_writes_and_publishes_every_kind_and_a_learner_reads_each(o
     preview = page.locator(".authoring-preview")
     expect(preview.locator("strong", has_text="every")).to_be_visible()  # the Markdown as learners read it
     expect(preview).to_contain_text("The code the editor starts from (version 1)")
+    screenshot(page, "authoring-coding-text", full_page=True)
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.get_by_text("author · edited it")).to_be_visible()
     publish_and_export(page, bank_root, "square-an-affine-map")
