@@ -92,6 +92,8 @@ def audited_site(bank, make_user):
         f"{org}/candidates/{sitting.pk}/",
         "/authoring/",
         f"/authoring/new/{Kind.NUMERIC}/",
+        f"/authoring/{by_kind[Kind.CODING]}/text/",
+        f"/authoring/{by_kind[Kind.CODING]}/preview/",
         "/api/tokens/",
         "/accounts/profile/",
     ]
