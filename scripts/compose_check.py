@@ -2,14 +2,16 @@
 stack up and down): a learner's round trip through the running stack, as a
 browser behind the TLS proxy would make it (X-Forwarded-Proto: https).
 
-    python3 scripts/compose_check.py --web http://127.0.0.1:8000 --mail http://127.0.0.1:8025 [--submissions N]
+    python3 scripts/compose_check.py --web http://127.0.0.1:8000 --mail http://127.0.0.1:8025 [--invite] [--room]
 
 Signs up, opens the verification link from the mail catcher when the site sends
 one, submits the model solution of python-loop-to-numpy and a wrong answer
-through the exercise's form and waits for `accepted` and `wrong_answer`, creates
-an organisation and invites a member, and waits for that invitation in the mail
-catcher. Standard library only: it runs with any python3. Exits 1 with the
-reason on the first failure.
+through the exercise's form and waits for `accepted` and `wrong_answer`; with
+--invite, creates an organisation and invites a member, and waits for that
+invitation in the mail catcher; with --room, opens an interview room and its
+websocket through the same host and port, as the room's page does, and has one
+message go through the room and back. The standard library only, and the
+`websockets` package for --room. Exits 1 with the reason on the first failure.
 """
 
 import argparse
@@ -42,7 +44,8 @@ class Browser:
         self.base = base.rstrip("/")
         netloc = urllib.parse.urlsplit(self.base).netloc
         self.origin = f"https://{netloc}"
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
         self.opener.addheaders = [("X-Forwarded-Proto", "https"), ("Origin", self.origin)]
 
     def request(self, path, data=None):
@@ -144,6 +147,33 @@ def invite(browser, mail_base, suffix):
     print(f"invitation mail reached the catcher: {message['subject']!r}")
 
 
+def room_round_trip(browser):
+    """Opens a room on the exercise, connects to its websocket with the session cookie and the
+    site's origin (as the browser does, through web's own port), waits for the room's hello,
+    sends a cursor and waits for it to come back through the room's group (the channel layer)."""
+    from websockets.exceptions import WebSocketException
+    from websockets.sync.client import connect
+
+    url, _ = browser.post_form(f"/rooms/new/?exercise={SLUG}", "/rooms/new/", {"exercise": SLUG})
+    match = re.search(r"/rooms/([0-9a-f-]{36})/$", url)
+    if not match:
+        raise CheckFailed(f"opening a room did not lead to it (ended on {url})")
+    cookies = "; ".join(f"{cookie.name}={cookie.value}" for cookie in browser.cookies)
+    address = browser.base.replace("http://", "ws://", 1) + f"/ws/rooms/{match.group(1)}/"
+    try:
+        with connect(address, origin=browser.origin, additional_headers={"Cookie": cookies}, open_timeout=30) as socket:
+            hello = json.loads(socket.recv(timeout=30))
+            if hello.get("event") != "hello":
+                raise CheckFailed(f"the room's first message is not its hello: {hello!r}")
+            socket.send(json.dumps({"type": "cursor", "anchor": 0, "head": 1, "clientID": "compose-check"}))
+            echoed = json.loads(socket.recv(timeout=30))
+    except (OSError, TimeoutError, WebSocketException) as error:
+        raise CheckFailed(f"the room's websocket at {address}: {type(error).__name__}: {error}") from None
+    if echoed.get("event") != "cursor" or echoed.get("clientID") != "compose-check":
+        raise CheckFailed(f"the cursor did not come back through the room: {echoed!r}")
+    print(f"room {match.group(1)}: websocket hello (version {hello['version']}) and a cursor back through the room")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--web", required=True)
@@ -152,6 +182,7 @@ def main():
     parser.add_argument(
         "--invite", action="store_true", help="also create an organisation and check its invitation mail"
     )
+    parser.add_argument("--room", action="store_true", help="also open an interview room and use its websocket")
     args = parser.parse_args()
     solution = Path(args.solution) if args.solution else next(Path("questions/bank").glob(f"*/{SLUG}/solution.py"))
     suffix = secrets.token_hex(4)
@@ -162,6 +193,8 @@ def main():
         wait_for_verdicts(browser, expected)
         if args.invite:
             invite(browser, args.mail, suffix)
+        if args.room:
+            room_round_trip(browser)
     except CheckFailed as failure:
         print(f"FAILED: {failure}", file=sys.stderr)
         return 1
