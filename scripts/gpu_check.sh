@@ -8,7 +8,9 @@
 #   1. installs cupy-cuda12x when CuPy is missing;
 #   2. runs the GPU tests (pytest -m gpu), which grade through the harness
 #      directly, without a sandbox;
-#   3. measures the GPU's roofs straight through CuPy (grader/hostbench.py gpu);
+#   3. measures the GPU's roofs straight through CuPy (grader/hostbench.py gpu),
+#      and compiles every kernel of the bank with NVRTC and nvcc where they are
+#      found (scripts/compile_kernels.py: a compile error named before a grading);
 #   4. grades fused-axpy-relu's solution.py (expects accepted, a speedup above
 #      MIN_SOLUTION_SPEEDUP and a roofline against the GPU's roofs, measured in
 #      the GPU sandbox) and starter.py (expects accepted), and every other GPU
@@ -16,7 +18,9 @@
 #      in the GPU sandbox (backend GRADE_BACKEND, default docker). Where no
 #      Docker engine answers (a GPU machine lent for minutes, docs/testing.md),
 #      scripts/gpu_grade_bank.py grades them instead, without the sandbox, and
-#      writes every report to GPU_REPORTS (default gpu-bank.json).
+#      writes every report to GPU_REPORTS (default gpu-bank.json); GPU_EXERCISES,
+#      slugs separated by spaces, limits it to those (a device lent for minutes
+#      has not the time to grade every exercise twice).
 # Prints PASS, FAIL or SKIP per check; exits 0 only when nothing failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -65,6 +69,8 @@ else
   fail "the GPU's roofs through CuPy" "$(tail -c 400 /tmp/hotpath-gpu-check-stderr)"
 fi
 
+if "$PYTHON" scripts/compile_kernels.py; then pass "the bank's kernels compile"; else fail "the bank's kernels compile"; fi
+
 # grade FILE EXPECTATION: EXPECTATION is a Python expression over the report `r`.
 grade() {
   local file="$1" expectation="$2" label="grade $SLUG $1 ($GRADE_BACKEND)" report
@@ -86,7 +92,9 @@ sys.exit(0 if ($expectation) else 1)
 
 if [ "$GRADE_BACKEND" = docker ] && ! docker info >/dev/null 2>&1; then
   skip "grade in the GPU sandbox" "no Docker engine answers here; grading the bank's GPU exercises without the sandbox instead"
-  if "$PYTHON" scripts/gpu_grade_bank.py --out "${GPU_REPORTS:-gpu-bank.json}"; then
+  only=()
+  for slug in ${GPU_EXERCISES:-}; do only+=(--only "$slug"); done
+  if "$PYTHON" scripts/gpu_grade_bank.py --out "${GPU_REPORTS:-gpu-bank.json}" ${only[@]+"${only[@]}"}; then
     pass "every GPU exercise's solution and starter accepted, solutions faster (scripts/gpu_grade_bank.py)"
   else
     fail "scripts/gpu_grade_bank.py"

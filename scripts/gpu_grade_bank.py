@@ -1,6 +1,6 @@
 """Grade the bank's GPU exercises on a GPU machine that has no Docker engine.
 
-    python3 scripts/gpu_grade_bank.py [--out results.json] [--solution-runs 2] [--deadline-s 360]
+    python3 scripts/gpu_grade_bank.py [--out results.json] [--solution-runs 2] [--deadline-s 360] [--only SLUG ...]
 
 The GPU sandbox is Docker with the GPU passed through (grader/sandbox/docker.py). A
 GPU machine lent for a few minutes (docs/testing.md, "On a GPU") has CUDA and CuPy
@@ -16,7 +16,7 @@ and NumPy) and CuPy; the script says which is missing before it starts.
 What it does, in order, within --deadline-s (it starts no grading past it):
   1. measures the GPU's roofs (grader/hostbench.py gpu) and stores them as a GPU
      worker would (grader.host_limits), so each report carries a roofline;
-  2. grades every GPU exercise's solution.py --solution-runs times (the spread
+  2. grades every GPU exercise's (or each --only one's) solution.py --solution-runs times (the spread
      between runs is the repeatability on this device) and starter.py once.
 Prints one line per grading and writes every report, with the roofs, to --out.
 Exits 1 when a solution or starter is not accepted or a solution is not faster.
@@ -107,12 +107,14 @@ def failure_details(report):
     return "\n".join(f"    {key}: {str(value).strip()[-1500:]}" for key, value in failure.items() if value)
 
 
-def gpu_exercises():
+def gpu_exercises(only=()):
+    """The bank's GPU exercises by slug, or only those named (a device lent for
+    minutes may not have time for all)."""
     entries, _errors = read_bank(default_bank_dir())
     return [
         Exercise(slug=entry.slug, spec=entry.spec, files=entry.files)
         for entry in sorted(entries, key=lambda entry: entry.slug)
-        if entry.spec is not None and entry.spec.get("target") == "gpu"
+        if entry.spec is not None and entry.spec.get("target") == "gpu" and (not only or entry.slug in only)
     ]
 
 
@@ -143,6 +145,7 @@ def main(argv=None):
     parser.add_argument("--out", default="gpu-bank.json", help="where to write every report and the roofs")
     parser.add_argument("--solution-runs", type=int, default=2, help="gradings of each model solution")
     parser.add_argument("--deadline-s", type=float, default=300, help="start no grading after this many seconds")
+    parser.add_argument("--only", action="append", default=[], help="grade only this exercise (repeatable)")
     args = parser.parse_args(argv)
     started = time.monotonic()
     missing = missing_sandbox_modules()
@@ -163,7 +166,7 @@ def main(argv=None):
         flush=True,
     )
     results, failures = {"roofs": roofs, "gradings": []}, []
-    exercises = gpu_exercises()
+    exercises = gpu_exercises(set(args.only))
     plan = [(exercise, "solution.py") for exercise in exercises for _ in range(args.solution_runs)]
     plan += [(exercise, "starter.py") for exercise in exercises]
     for exercise, answer in plan:
