@@ -17,8 +17,6 @@ import ctypes
 import mmap
 import os
 
-import numpy as np
-
 HUGE_PAGE = 2 << 20
 MADV_COLLAPSE = 25
 _PROT_NONE = 0
@@ -76,6 +74,10 @@ def map_aligned(fd, size, writable, populate=True):
     """The first `size` bytes of memfd `fd` as a uint8 array, mapped shared at a
     2 MiB-aligned address (so huge pages in the memfd are mapped as such).
     The mapping lives as long as the array or any view of it."""
+    # Imported here: the worker's host side (grader.host_limits) imports this module for
+    # shared_memory_collapses, and the web and worker image has no NumPy.
+    import numpy as np
+
     return np.asarray(_Mapping(fd, size, writable, populate))
 
 
