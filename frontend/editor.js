@@ -8,10 +8,10 @@
 import { basicSetup, EditorView } from "codemirror";
 import { indentWithTab } from "@codemirror/commands";
 import { indentUnit } from "@codemirror/language";
-import { python } from "@codemirror/lang-python";
 import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { keymap } from "@codemirror/view";
 import { oneDark } from "@codemirror/theme-one-dark";
+import { pythonAndCuda } from "./cuda_in_python.js";
 
 const IS_MAC = /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 const MOD = IS_MAC ? "⌘" : "Ctrl";
@@ -81,7 +81,7 @@ function mountEditor(textarea) {
         shortcuts,
         basicSetup,
         keymap.of([indentWithTab]),
-        python(),
+        pythonAndCuda(), // Python, and CUDA C++ inside a RawKernel's source string
         indentUnit.of("    "), // PEP 8, and what the starter code uses: mixing in 2-space blocks breaks Python
         syncTextarea,
         EditorState.readOnly.of(textarea.readOnly || textarea.disabled),
