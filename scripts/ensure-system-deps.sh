@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Hotpath needs (bubblewrap for the sandbox, Chromium
-# for the browser tests) when they are missing and we are allowed to (root with apt-get).
+# for the browser tests, g++ for the tests that run the bank's GPU kernels on the CPU)
+# when they are missing and we are allowed to (root with apt-get).
 set -euo pipefail
 missing=()
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
 if [ "${HOTPATH_SKIP_BROWSER:-0}" != "1" ]; then
   command -v chromium >/dev/null 2>&1 || missing+=(chromium chromium-driver)
 fi

@@ -10,6 +10,7 @@ and synchronisation, not speed; scripts/gpu_check.sh grades them on a GPU, and
 scripts/compile_kernels.py compiles every kernel with nvcc."""
 
 import functools
+import shutil
 import sys
 import textwrap
 import types
@@ -20,6 +21,10 @@ import pytest
 from grader.harness.compare import compare
 from questions.loader import default_bank_dir, read_bank
 from tests.questions.kernel_standin import ORDERS, KernelError, RawKernel, RawModule, thread_order
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("g++") is None, reason="the kernel stand-in compiles with g++ (scripts/ensure-system-deps.sh)"
+)
 
 #: slug -> plausible wrong answers, each a whole module that the grader must reject.
 WRONG_ANSWERS = {
