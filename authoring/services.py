@@ -142,10 +142,13 @@ def export_to_bank(question, user, root=None):
     canonical layout load_bank reads, and return its path inside the bank.
 
     Nothing is written unless the entry passes the loader's own reading of it (on a
-    staged copy), and it replaces the old entry by renaming, so the bank never holds
-    an entry load_bank would refuse or one half written. Raises AuthoringError, the
-    bank unchanged, when the loader refuses the entry or the disk write fails."""
+    staged copy) and, for a coding exercise, its current version's last validation in the
+    sandbox passed (load_bank grades an exercise it has not seen); it replaces the old
+    entry by renaming, so the bank never holds an entry load_bank would refuse or one half
+    written. Raises AuthoringError, the bank unchanged, when the loader refuses the entry,
+    the last validation failed, or the disk write fails."""
     root = Path(root or loader.default_bank_dir())
+    _refuse_failed_validation(question.current_exercise())
     entry = loader.entry_from_question(question)
     try:
         written = _write_checked(root, entry)
@@ -162,6 +165,19 @@ def export_to_bank(question, user, root=None):
         detail=entry.path,
     )
     return entry.path
+
+
+def _refuse_failed_validation(version):
+    """A version whose last validation graded its model solution other than accepted
+    (its report says so) is refused; one never validated here (loaded with
+    --skip-validation, or a GPU exercise on a host without one) is left to load_bank."""
+    report = version.validation_report if version is not None else None
+    if report and report.get("verdict") not in (None, "accepted"):
+        raise AuthoringError(
+            f"Not exported, and nothing was written: version {version.number} last failed validation, so "
+            "load_bank would leave it out. Run validation again, or save a version that passes.",
+            reasons=[f"solution.py was graded {report['verdict']}: {report.get('message', '')}".rstrip(": ")],
+        )
 
 
 #: Staging folders are made inside the bank, so the final rename stays on one file system;

@@ -191,3 +191,18 @@ def test_new_exercise_then_save_then_export_gives_a_bank_entry_that_loads(client
     assert export(client, question).status_code == 302
     report = loader.load_bank(bank_root, validate=False, strict=True)
     assert report.unchanged == ["vectorise-a-loop"]
+
+
+def test_an_exercise_whose_last_validation_failed_is_not_exported(client, author, bank_root):
+    """load_bank grades an exercise it has not seen: a model solution the sandbox refused
+    would be left out of every other site's bank (and its question taken off the public pages)."""
+    question = coding_question()
+    ExerciseVersion.objects.filter(question=question).update(
+        validation_report={"verdict": "wrong_answer", "message": "index 3 differs"}
+    )
+    client.force_login(author)
+    page = export(client, question).content.decode()
+    assert "version 1 last failed validation" in page and "solution.py was graded wrong_answer: index 3 differs" in page
+    assert files_under(bank_root) == []
+    ExerciseVersion.objects.filter(question=question).update(validation_report={"skipped": "no GPU on this machine"})
+    assert export(client, question).status_code == 302  # never graded here: load_bank grades it
