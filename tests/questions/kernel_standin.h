@@ -12,9 +12,10 @@
 //   a warp collective waits for every lane its mask names, and a lane named in the
 //   mask that has returned, or waits at __syncthreads() instead, is an error (a
 //   hang or undefined behaviour on a GPU), as is a block where nobody can move.
-// - __shared__ variables are static: one copy, shared by the block's threads,
-//   whose contents carry over from the previous block as a GPU's do not promise to.
-//   extern __shared__ arrays are the launch's shared_mem bytes, filled with 0xA5.
+// - __shared__ variables are static: one copy, shared by the block's threads. Each
+//   is filled with 0xA5 bytes when the block's first thread reaches its declaration
+//   (kernel_standin.py adds the call), as a GPU's shared memory starts with whatever
+//   was there; extern __shared__ arrays are the launch's shared_mem bytes, 0xA5 too.
 // - Atomics are plain read-modify-writes (one OS thread cannot interleave them).
 //   A data race on global or shared memory between two plain accesses is not
 //   seen: nothing is preempted between two synchronisation points.
@@ -70,6 +71,8 @@ struct Launch {
     ucontext_t scheduler;
     std::function<void()> body;
     std::vector<unsigned char> dynamic_shared;
+    unsigned long long block_serial = 0;
+    std::vector<std::pair<void *, unsigned long long>> poisoned; // shared variable, block that filled it
     bool reverse = false;
     bool failed = false;
     char error[512] = {0};
@@ -249,6 +252,7 @@ int launch(void (*kernel)(A...), dim3 grid, dim3 block, size_t shared_bytes, voi
         for (unsigned y = 0; y < grid.y && !l.failed; ++y)
             for (unsigned x = 0; x < grid.x && !l.failed; ++x) {
                 l.bid = dim3(x, y, z);
+                ++l.block_serial;
                 run_block(&l, stack_bytes);
             }
     active() = nullptr;
@@ -257,6 +261,20 @@ int launch(void (*kernel)(A...), dim3 grid, dim3 block, size_t shared_bytes, voi
 }
 
 inline void *dynamic_shared() { return active()->dynamic_shared.data(); }
+
+// Fills a __shared__ variable with 0xA5 once per block: its first thread to get here does.
+inline void poison_shared(void *address, size_t bytes) {
+    Launch *l = active();
+    for (auto &seen : l->poisoned) {
+        if (seen.first != address) continue;
+        if (seen.second == l->block_serial) return;
+        seen.second = l->block_serial;
+        memset(address, 0xA5, bytes);
+        return;
+    }
+    l->poisoned.emplace_back(address, l->block_serial);
+    memset(address, 0xA5, bytes);
+}
 
 } // namespace hp
 

@@ -68,8 +68,44 @@ def thread_order(order):
         _order[0] = before
 
 
+# `__shared__ float a[32], b[32];` inside a function (a declaration, no initialiser).
+_STATIC_SHARED = re.compile(r"__shared__\s+([^;{}]*);")
+
+
+def _declared_names(declaration):
+    """The names a declaration such as `float a[32][33], b[8]` declares."""
+    pieces, depth, current = [], 0, ""
+    for char in declaration:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        if char == "," and depth == 0:
+            pieces.append(current)
+            current = ""
+        else:
+            current += char
+    pieces.append(current)
+    names = [re.findall(r"\w+", piece.split("[", 1)[0].split("=", 1)[0]) for piece in pieces]
+    return [words[-1] for words in names if words]
+
+
+def _poison_static_shared(code):
+    """Each __shared__ declaration inside a function, followed by the calls that fill
+    its variables with 0xA5 once per block."""
+    out, last = [], 0
+    for match in _STATIC_SHARED.finditer(code):
+        if code.count("{", 0, match.start()) == code.count("}", 0, match.start()):
+            continue  # at file scope: no statement may follow
+        calls = "".join(f" hp::poison_shared(&{name}, sizeof {name});" for name in _declared_names(match.group(1)))
+        out.append(code[last : match.end()] + calls)
+        last = match.end()
+    return "".join(out) + code[last:]
+
+
 def _translate(code):
-    return _DYNAMIC_SHARED.sub(r"\1 *\2 = reinterpret_cast<\1 *>(hp::dynamic_shared());", code)
+    dynamic = _DYNAMIC_SHARED.sub(r"\1 *\2 = reinterpret_cast<\1 *>(hp::dynamic_shared());", code)
+    return _poison_static_shared(dynamic)
 
 
 def _library(code, names):

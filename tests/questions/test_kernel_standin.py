@@ -64,6 +64,15 @@ extern "C" __global__ void writes_past_the_end(float* out, int n) {
     out[n + 4096] = 1.0f;
 }
 
+extern "C" __global__ void count_threads(int* out, int zero_first) {
+    __shared__ int count;
+    if (zero_first && threadIdx.x == 0) count = 0;
+    __syncthreads();
+    atomicAdd(&count, 1);
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = count;
+}
+
 extern "C" __global__ void scale(float* x, float factor, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] *= factor;
@@ -90,6 +99,14 @@ def test_a_missing_barrier_reads_values_not_yet_written():
     with thread_order("forward"):  # thread 0 runs first: the others have written nothing
         kernel("block_sum_unsynced")((2,), (64,), (x, out))
     assert out.tolist() != [x[:64].sum(), x[64:].sum()]
+
+
+def test_shared_memory_starts_as_garbage_in_every_block():
+    out = np.zeros(3, dtype=np.int32)
+    kernel("count_threads")((3,), (32,), (out, np.int32(1)))
+    assert out.tolist() == [32, 32, 32]
+    kernel("count_threads")((3,), (32,), (out, np.int32(0)))
+    assert out.tolist() == [np.int32(np.uint32(0xA5A5A5A5)) + 32] * 3
 
 
 def test_shuffles_and_ballots_exchange_a_warps_values():
