@@ -31,13 +31,21 @@ logger = logging.getLogger(__name__)
 #: large arrays have, and the harness's copies and frees then cost a third as much).
 SANDBOX_MEMORY_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072"}
 
+#: Worker threads of OpenMP runtimes (Numba's default threading layer, OpenBLAS built
+#: with it) that sleep as soon as a parallel region ends. By default libgomp's threads spin for
+#: a while first: that CPU time falls between calls, where it counts as the code's
+#: background work, and on the runners' shared CPUs it would take time from the other
+#: side's call. Code graded on one CPU starts no such threads, so this changes nothing there.
+SANDBOX_THREAD_ENV = {"OMP_WAIT_POLICY": "PASSIVE"}
+
 
 #: CPUs (a fraction of one) the sandbox gets on top of Limits.cpus, for the trusted
 #: supervisor's own bookkeeping (memory sampling during calls, inputs, comparisons).
 #: Without it a busy runner and the supervisor together overrun the quota and CFS
 #: throttling stalls land inside timed calls. Code under test
-#: still gets one CPU: the harness pins both runners to a single CPU of the sandbox
-#: and keeps its own threads off it (grader/harness/supervisor.py, _pin_cpus).
+#: still gets Limits.cpus CPUs (one unless the exercise declares more): the harness
+#: pins both runners to that many CPUs of the sandbox and keeps its own threads off
+#: them where others are left (grader/harness/supervisor.py, _pin_cpus).
 SUPERVISOR_CPU_SHARE = 0.5
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from grader.errors import PlatformError
 
 from . import seccomp
-from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult, pass_on_stdout
+from .base import SANDBOX_MEMORY_ENV, SANDBOX_THREAD_ENV, Sandbox, SandboxResult, pass_on_stdout
 from .cgroups import create_run_cgroup, creator_pid, pid_alive, remove_stale_cgroups
 
 logger = logging.getLogger(__name__)
@@ -243,6 +243,7 @@ class BwrapSandbox(Sandbox):
             "PYTHONDONTWRITEBYTECODE": "1",
             "NUMBA_CACHE_DIR": "/tmp/numba",
             **SANDBOX_MEMORY_ENV,
+            **SANDBOX_THREAD_ENV,
         }
         for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
             env[name] = threads

@@ -49,7 +49,7 @@ from grader import config as judge_config
 from grader.errors import PlatformError
 
 from . import seccomp
-from .base import SANDBOX_MEMORY_ENV, Sandbox, SandboxResult, pass_on_stdout
+from .base import SANDBOX_MEMORY_ENV, SANDBOX_THREAD_ENV, Sandbox, SandboxResult, pass_on_stdout
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +84,7 @@ def sandbox_environment(limits, target):
         "PYTHONDONTWRITEBYTECODE": "1",
         "NUMBA_CACHE_DIR": "/tmp/numba",
         **SANDBOX_MEMORY_ENV,
+        **SANDBOX_THREAD_ENV,
     }
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
         env[name] = _thread_count(limits)
@@ -119,7 +120,7 @@ def container_spec(limits, target, config, created_at=None):
         "pids_limit": int(limits.processes),
         "mem_limit": memory,
         "memswap_limit": memory,  # equal: no swap on top of the memory limit
-        "nano_cpus": int(limits.cpu_quota * 1e9),  # the code is pinned to one CPU inside
+        "nano_cpus": int(limits.cpu_quota * 1e9),  # the code is pinned to the job's CPUs inside
         "ulimits": [
             Ulimit(name="nofile", soft=OPEN_FILES, hard=OPEN_FILES),
             Ulimit(name="fsize", soft=disk, hard=disk),

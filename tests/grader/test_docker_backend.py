@@ -184,7 +184,7 @@ def test_container_spec_environment_is_minimal(monkeypatch):
     env = container_spec(LIMITS, "cpu", CONFIG)["environment"]
     assert "SECRET_KEY" not in env and "host-secret" not in env.values()
     assert env["HOME"] == "/tmp" and env["NUMBA_CACHE_DIR"].startswith("/tmp/")
-    assert env["OMP_NUM_THREADS"] == "2"
+    assert env["OMP_NUM_THREADS"] == "2" and env["OMP_WAIT_POLICY"] == "PASSIVE"  # as in the bwrap sandbox
     assert env["MALLOC_MMAP_THRESHOLD_"] == "131072"  # the same memory behaviour as the bwrap sandbox
     assert "NUMPY_MADVISE_HUGEPAGE" not in env  # NumPy's defaults, as learners and production code run it
 

@@ -59,6 +59,7 @@ def test_environment_is_cleared_and_threads_pinned(monkeypatch):
     result = python("import os, json; print(json.dumps(dict(os.environ)))")
     assert b"do-not-leak" not in result.stdout
     assert b'"OMP_NUM_THREADS": "1"' in result.stdout and b'"HOME": "/tmp"' in result.stdout
+    assert b'"OMP_WAIT_POLICY": "PASSIVE"' in result.stdout  # OpenMP threads sleep between calls
 
 
 def test_no_network_even_to_loopback_redis():
