@@ -23,6 +23,7 @@ when a check fails (the summary says which).
 """
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -179,7 +180,7 @@ def wait_final(compose, ids, settle_s):
         rows = compose.shell(READ_ROWS, json.dumps(ids)) if ids else []
         if all(row["status"] == "done" for row in rows) and len(rows) == len(ids) or time.time() > deadline:
             return rows
-        time.sleep(5)
+        time.sleep(10)
 
 
 def worker_log_events(compose):
@@ -197,7 +198,8 @@ def worker_log_events(compose):
                 message = record.get("message", "")
                 submission = record.get("submission_id")
                 if GRADING_TASK in message and "] received" in message:
-                    submission = int(json.loads(record["data"]["args"])[0])
+                    # Celery writes the arguments as Python's repr: [5] first, (5,) on a retry.
+                    submission = int(ast.literal_eval(record["data"]["args"])[0])
                     kind = "received"
                 elif GRADING_TASK in message and "] succeeded" in message:
                     kind = "succeeded"

@@ -5,9 +5,10 @@ Each simulated learner signs in with an account from HOTPATH_LOAD_LEARNERS (a JS
 between actions, browses the site (home, the question list, the exercise, its leaderboard,
 the learner's submissions and progress), runs quick checks of python-loop-to-numpy (posted as
 the exercise page's script posts them, then its status polled every second until final) and
-submits full gradings through the form (the model solution or a wrong answer, its status
-polled every few seconds as the submission page does). Requests carry the headers the TLS
-proxy adds (X-Forwarded-Proto: https), so the site treats them as it treats a browser's.
+submits full gradings through the form (a third the model solution, the rest a wrong answer,
+its status polled every few seconds as the submission page does, for a minute at most).
+Requests carry the headers the TLS proxy adds (X-Forwarded-Proto: https), so the site treats
+them as it treats a browser's.
 
 Every submission the site accepted is written, when the run stops, to HOTPATH_LOAD_RECORD
 (JSON: id, learner, purpose, the time it was accepted, and the time and verdict its learner
@@ -163,7 +164,9 @@ class Learner(HttpUser):
         token = self._csrf(f"/questions/{SLUG}/", "/questions/[slug]/")
         if token is None:
             return
-        code = SOLUTION if self.submitted % 2 == 0 else WRONG_ANSWER
+        # A third of the full gradings are the model solution (a whole timed grading), the rest a wrong
+        # answer (stopped at its first wrong input), as learners get an exercise right after some tries.
+        code = SOLUTION if self.submitted % 3 == 0 else WRONG_ANSWER
         started = time.time()
         with self.client.post(
             f"/submissions/exercise/{SLUG}/submit/",
