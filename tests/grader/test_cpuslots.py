@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from grader.sandbox.cpuslots import LOCK_PREFIX, claim_runner_cpu
+from grader.sandbox.cpuslots import LOCK_PREFIX, claim_runner_cpu, claim_runner_cpus
 
 CPUS = sorted(os.sched_getaffinity(0))
 
@@ -54,3 +54,12 @@ def test_job_refuses_a_bad_runner_cpu(tmp_path, value):
 
     with pytest.raises(JobError, match="runner_cpu"):
         load_job(json.dumps({"entry_point": "f", "sizes": [1], "runner_cpu": value}))
+
+
+def test_a_claim_for_several_cpus_holds_that_many_and_no_more(tmp_path):
+    with claim_runner_cpus(2, tmp_path) as held:
+        assert len(held) == min(2, len(CPUS)) and len(set(held)) == len(held) and set(held) <= set(CPUS)
+        with claim_runner_cpus(len(CPUS), tmp_path) as rest:  # a second grading gets only what is left
+            assert not set(rest) & set(held) and len(rest) == len(CPUS) - len(held)
+    with claim_runner_cpus(len(CPUS) + 3, tmp_path) as everything:
+        assert sorted(everything) == CPUS  # all released, and never more than the machine has
