@@ -128,7 +128,9 @@ def wait_for_verdicts(browser, expected):
         time.sleep(3)
     for pk, verdict in expected.items():
         if final[pk]["verdict"] != verdict:
-            raise CheckFailed(f"submission {pk} got {final[pk]['verdict']!r}, expected {verdict!r}")
+            raise CheckFailed(
+                f"submission {pk} got {final[pk]['verdict']!r}, expected {verdict!r}: {json.dumps(final[pk])[:2000]}"
+            )
     return final
 
 
