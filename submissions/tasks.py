@@ -3,6 +3,7 @@
 from celery import shared_task
 from celery.signals import worker_ready
 from django.db import DatabaseError
+from redis.exceptions import RedisError
 
 from grader import host_limits
 from grader.errors import PlatformError
@@ -28,16 +29,17 @@ DATABASE_RETRY_S = 15
 )
 def grade_submission(self, submission_id, result_lost=False):
     """Grades one submission (lifecycle.run_grading), noting which one this worker holds meanwhile
-    (housekeeping.hold). When the database goes away while the sandbox runs, the result cannot be
-    written and the row stays 'running' under this claim: the task retries with result_lost,
-    which puts the row back in the queue before grading it again."""
+    (housekeeping.hold). When the database or Redis (the cache that carries the grading's live
+    progress) goes away while the row is claimed, the grading or its result is lost and the row
+    stays 'running' under this claim: the task retries with result_lost, which puts the row back
+    in the queue before grading it again."""
     worker = self.request.hostname or "celery"
     housekeeping.hold(worker, submission_id)
     try:
         if result_lost:
             housekeeping.release_lost_claim(submission_id)
         lifecycle.run_grading(submission_id)
-    except DatabaseError as exc:
+    except (DatabaseError, RedisError) as exc:
         raise self.retry(
             exc=exc, countdown=DATABASE_RETRY_S, args=[submission_id], kwargs={"result_lost": True}
         ) from exc

@@ -29,13 +29,20 @@ WORKER_STOPPED = "the grading worker stopped mid-run"
 
 
 def hold(worker, submission_id):
-    """Notes that `worker` is grading `submission_id` now."""
-    cache.set(HOLDING_KEY.format(worker=worker), submission_id, timeout=lifecycle.RECLAIM_RUNNING_AFTER_S)
+    """Notes that `worker` is grading `submission_id` now. Never raises: with the cache down the
+    grading goes on, and only the quick take-back after a crash is lost (the sweep remains)."""
+    try:
+        cache.set(HOLDING_KEY.format(worker=worker), submission_id, timeout=lifecycle.RECLAIM_RUNNING_AFTER_S)
+    except Exception:  # noqa: BLE001 - the note must never stop the grading it describes
+        logger.warning("could not note that %s holds submission %s", worker, submission_id, exc_info=True)
 
 
 def let_go(worker):
-    """`worker` ended its grading, whichever way: nothing is held."""
-    cache.delete(HOLDING_KEY.format(worker=worker))
+    """`worker` ended its grading, whichever way: nothing is held. Never raises, as hold."""
+    try:
+        cache.delete(HOLDING_KEY.format(worker=worker))
+    except Exception:  # noqa: BLE001 - a stale note only makes a restart requeue a finished row: a no-op
+        logger.warning("could not clear what %s holds", worker, exc_info=True)
 
 
 def release_lost_claim(submission_id):

@@ -5,9 +5,10 @@ load-and-fault run on the compose stack (bench/compose_load.py)."""
 
 import pytest
 from django.db import OperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from grader import grading
-from submissions import tasks
+from submissions import progress, tasks
 from submissions.models import Submission
 from submissions.services import housekeeping, lifecycle
 from submissions.states import Status, Verdict
@@ -78,3 +79,43 @@ def test_a_result_the_database_could_not_take_is_graded_again_once(candidate, ex
     assert writes == [1, 2]
     assert (submission.status, submission.verdict, submission.attempts) == (Status.DONE, Verdict.ACCEPTED, 2)
     assert housekeeping.requeue_held("celery") == {"requeued": 0, "failed": 0}
+
+
+class CacheDown:
+    """A cache whose every call fails as Redis's does when the server is gone."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            raise RedisConnectionError("Error -2 connecting to redis:6379. Name or service not known.")
+
+        return fail
+
+
+def test_noting_what_a_worker_holds_never_fails_a_grading(monkeypatch):
+    monkeypatch.setattr(housekeeping, "cache", CacheDown())
+    housekeeping.hold("celery@worker-1", 1)
+    housekeeping.let_go("celery@worker-1")
+
+
+def test_a_grading_that_lost_redis_mid_claim_is_graded_again_once(candidate, exercise_version, monkeypatch):
+    """Redis goes away just after the claim (the live progress cannot start): the row is left
+    'running'; the task retries, puts it back in the queue and grades it."""
+    monkeypatch.setattr(grading, "grade", lambda *args, **kwargs: dict(REPORT))
+    real_start = progress.ProgressStore.start
+    starts = []
+
+    def start_once_redis_is_back(store):
+        starts.append(store)
+        if len(starts) == 1:
+            raise RedisConnectionError("Error -2 connecting to redis:6379. Name or service not known.")
+        return real_start(store)
+
+    monkeypatch.setattr(progress.ProgressStore, "start", start_once_redis_is_back)
+    monkeypatch.setattr(tasks, "DATABASE_RETRY_S", 0)
+    submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
+
+    tasks.grade_submission.apply(args=[submission.pk])
+
+    submission.refresh_from_db()
+    assert len(starts) == 2
+    assert (submission.status, submission.verdict, submission.attempts) == (Status.DONE, Verdict.ACCEPTED, 2)
