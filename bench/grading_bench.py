@@ -18,6 +18,9 @@ Parts:
                  and what each grading cost (wall time, pairs, the harness's own work beyond the measured calls).
   throughput     a queue of submissions (quick-check mode, honest and wrong mixed) drained by 1 and
                  by 2 worker processes: submissions per minute, and none lost.
+  coverage       the same answer graded 20 times: how many of the gradings' own 95% intervals hold the
+                 median of all 20 (and how many a pairs-only interval over the same calls would have held),
+                 with the host's tuning state.
   shmem          huge pages for the sandbox's shared memory (the memfds inputs and answers cross in): what
                  a 128 MB memfd costs and what a grading costs with the kernel's shmem mode at "never" and at
                  "within_size" (root only: it switches the mode and restores it).
@@ -37,6 +40,7 @@ from urllib.parse import urlsplit
 from bench_stats import rounded
 from common import ROOT, setup_django
 from grading_accuracy import part_calibration, part_repeatability
+from grading_coverage import part_coverage
 from grading_headline import part_headline
 from grading_latency import part_latency, run_probe_worker
 from grading_markdown import markdown
@@ -47,7 +51,7 @@ from grading_throughput import part_throughput
 RESULTS = ROOT / "bench" / "results" / "grading.json"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/helper_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/8"
-PARTS = ("repeatability", "calibration", "headline", "latency", "throughput", "shmem")
+PARTS = ("repeatability", "calibration", "headline", "coverage", "latency", "throughput", "shmem")
 
 
 def save(part, result, args):
@@ -106,6 +110,7 @@ def main():
         "repeatability": part_repeatability,
         "calibration": part_calibration,
         "headline": part_headline,
+        "coverage": part_coverage,
         "latency": part_latency,
         "throughput": part_throughput,
         "shmem": part_shmem,

@@ -16,6 +16,8 @@ def markdown(data):
     def ci(pair, digits=3):
         return "-" if not pair else f"[{x(pair[0], digits)}, {x(pair[1], digits)}]"
 
+    if "coverage" in parts:
+        out += coverage_table(parts["coverage"], x, pct)
     if "repeatability" in parts:
         part = parts["repeatability"]
         out += [
@@ -201,3 +203,21 @@ def markdown(data):
                 )
         out.append("")
     return "\n".join(out)
+
+
+def coverage_table(part, x, pct):
+    """Rows for the coverage part: the harness's intervals against pairs-only ones on the same calls."""
+    host = part["host"]
+    return [
+        f"### Coverage ({part['measured_at'][:10]}, load average {host['load_before'][0]} before, "
+        f"{host['load_after'][0]} after; inputs in huge pages: {host['inputs_in_huge_pages']})",
+        "",
+        "| exercise | gradings | median speedup | spread (max-min)/median | intervals holding the median: runs, then pairs (the harness) | pairs only (same calls) | median width / speedup: harness | pairs only | median grading time |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"| {part['exercise']} ({part['submission']}) | {part['gradings']} | {x(part['median'], 1)}x | {pct(part['spread'])} | "
+        f"{part['holds_median']}/{part['gradings']} | {part['pairs_only_holds_median']}/{part['gradings']} | "
+        f"{pct(part['median_relative_width'])} | {pct(part['pairs_only_median_relative_width'])} | {x(part['median_grade_s'], 1)} s |",
+        "",
+        "Host settings (`scripts/tune_grading_host.sh --check`): " + "; ".join(host["tuning"]),
+        "",
+    ]

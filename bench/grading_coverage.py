@@ -1,0 +1,85 @@
+"""Grading part "coverage" (issue 30, item 1): does a grading's 95% interval hold
+the figure the next gradings read?
+
+The same answer (python-loop-to-numpy's model solution) is graded COVERAGE_GRADINGS
+times in the real sandbox, one after the other. Each grading's interval is the
+harness's own, which resamples runs of fresh processes, then pairs within them
+(grader/harness/stats.py); beside it, the same grading's calls give the interval a
+pairs-only bootstrap would have reported (one process's pairs: what the harness
+reported before runs). Reported: how many of each kind hold the median of all the
+gradings' figures, the spread of the figures, what a grading cost, and the host's
+state (load, `scripts/tune_grading_host.sh --check`, whether inputs got huge pages).
+"""
+
+import subprocess
+
+from bench_stats import median, rounded, spread
+from common import ROOT
+from grading_accuracy import grade_many
+from grading_setup import load_average
+
+COVERAGE_CASE = ("python-loop-to-numpy", "numpy_honest.py")
+COVERAGE_GRADINGS = 20
+#: Issue 30's target: at least 18 of 20 intervals hold the median of the 20.
+COVERAGE_TARGET = 0.9
+
+
+def part_coverage(args):
+    from grader.harness import stats
+    from grader.host_limits import hardware_identity
+
+    count = 6 if args.quick else COVERAGE_GRADINGS
+    tuning = host_tuning()
+    load_before = load_average()
+    gradings = grade_many(*COVERAGE_CASE, count, "coverage")
+    speedups = [g["speedup"] for g in gradings if g["speedup"] is not None]
+    centre = median(speedups)
+
+    def holds(interval):
+        return bool(interval) and interval[0] <= centre <= interval[1]
+
+    pairs_only = [pairs_only_interval(stats, g["calls"]) for g in gradings]
+    held = sum(holds(g["speedup_ci"]) for g in gradings)
+    return {
+        "exercise": COVERAGE_CASE[0],
+        "submission": COVERAGE_CASE[1],
+        "gradings": len(gradings),
+        "accepted": sum(g["verdict"] == "accepted" for g in gradings),
+        "speedups": rounded(speedups),
+        "median": rounded(centre),
+        "spread": rounded(spread(speedups)) if len(speedups) > 1 else None,
+        "intervals": [rounded(g["speedup_ci"]) for g in gradings],
+        "holds_median": held,
+        "pairs_only_intervals": [rounded(interval) for interval in pairs_only],
+        "pairs_only_holds_median": sum(holds(interval) for interval in pairs_only),
+        "median_relative_width": rounded(median([relative_width(g["speedup_ci"], g["speedup"]) for g in gradings])),
+        "pairs_only_median_relative_width": rounded(
+            median([relative_width(interval, g["speedup"]) for interval, g in zip(pairs_only, gradings, strict=True)])
+        ),
+        "median_grade_s": rounded(median([g["grade_s"] for g in gradings]), 1),
+        "headline_runs": [len(set(g["calls"]["runs"] or [0])) for g in gradings],
+        "host": {
+            "tuning": tuning,
+            "inputs_in_huge_pages": hardware_identity()["inputs_in_huge_pages"],
+            "load_before": load_before,
+            "load_after": load_average(),
+        },
+        "passes": held >= COVERAGE_TARGET * len(gradings),
+    }
+
+
+def pairs_only_interval(stats, calls):
+    """The interval a grading's headline calls give without their runs."""
+    return stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])
+
+
+def relative_width(interval, point):
+    return (interval[1] - interval[0]) / point if interval and point else None
+
+
+def host_tuning():
+    """`scripts/tune_grading_host.sh --check`'s lines: what the host's settings are."""
+    completed = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "tune_grading_host.sh"), "--check"], capture_output=True, text=True
+    )
+    return completed.stdout.strip().splitlines()
