@@ -45,6 +45,10 @@ class SizeRecord:
         self.waited = {"reference": [], "submission": []}
         # Wall time of each timed pair with its bookkeeping (inputs, checks, echo).
         self.pair_ns = []
+        # Which run (pair of runner processes) timed each kept pair, and whether
+        # the size was timed in runs at all (supervisor.HEADLINE_RUNS).
+        self.runs = []
+        self.in_runs = False
         # The reference's answer size here: what each later call's result memfd
         # is pre-allocated to (see ipc.spare_result_memfd).
         self.answer_bytes = 0
@@ -74,7 +78,7 @@ def summary(record):
     # Times are net of the harness's transfer overhead (see Grading._echo); the raw
     # medians stay in the report so nothing is hidden.
     overhead = record.overhead()
-    interval = stats.speedup_interval(reference, submission, overhead)
+    interval = stats.speedup_interval(reference, submission, overhead, runs=record.runs or None)
     return entry(
         record.size,
         correct=record.correct,
@@ -145,6 +149,9 @@ def _calls(record):
         # waited long measured the machine, not the code (docs/benchmarks.md).
         "reference_waited_s": waits("reference"),
         "submission_waited_s": waits("submission"),
+        # Which run (fresh pair of runner processes) timed each pair; the interval
+        # resamples runs, then pairs within them (stats.speedup_interval).
+        "runs": list(record.runs) if record.in_runs else None,
     }
 
 

@@ -64,6 +64,22 @@ MIN_PAIRS = 5
 #: on; the smaller sizes only draw the scaling curve, so a looser bound.
 HEADLINE_HALF_WIDTH = 0.05
 SCALING_HALF_WIDTH = 0.10
+#: The headline size is timed in this many runs, each by a fresh pair of runner
+#: processes with its own untimed warm-up, and its interval resamples runs, then
+#: pairs within them (stats.speedup_interval's runs): what a process draws (its
+#: memory layout and pages, the moment it runs) moves a figure from one grading
+#: to the next, and one process's pairs cannot show it (docs/benchmarks.md,
+#: "An interval that covers the next grading"). The exercise's `repeats` pairs
+#: are shared among them; the stopping rule is asked at the end of a run, from
+#: the MIN_RUNS-th on.
+HEADLINE_RUNS = 5
+MIN_RUNS = 3
+MIN_PAIRS_PER_RUN = 2
+#: A new run's reference warms up at the headline size only where its call
+#: there takes at most this long (see Grading._new_run).
+WARM_UP_REFERENCE_MAX_S = 0.25
+#: The most of the time limit the extra runs' starts may cost (Grading._pairs_per_run).
+RESTART_BUDGET_SHARE = 0.1
 #: Safety factor on the time a pair is expected to take when planning the budget.
 PLAN_MARGIN = 1.25
 #: CPU the submission may use while not in a call before it counts as background work.
@@ -148,6 +164,7 @@ def empty_report():
         "hint": "",
         "failure": None,
         "hardware": "cpu",
+        "cpus": None,
         "harness_version": HARNESS_VERSION,
         "profile": None,
     }
@@ -238,6 +255,11 @@ class Grading:
         self.call_limit = None
         self.edge_count = 0
         self.disturbed_pairs = 0
+        # CPU time the submission's earlier runners spent between calls (_new_run),
+        # and what each new run's start and warm-up took.
+        self.outside_cpu_before_s = 0.0
+        self.launch_ns = 0
+        self.restart_ns = []
         # The reference's parameter names, for the failing call's arguments (failing_call.py).
         self.parameter_names = []
 
@@ -296,8 +318,16 @@ class Grading:
         tmpfs = on_tmpfs(self.scratch)
         probe = MemoryProbe() if self.job.target == "gpu" else None
         self.device_probe = probe if probe and probe.available else None
+        self.tmpfs = tmpfs
+        self.runner_cpus = _pin_cpus(self.job.runner_cpus, self.job.cpus)
+        self.report["cpus"] = len(self.runner_cpus)
+        launched_ns = time.perf_counter_ns()
+        self._launch_sides()
+        self.launch_ns = time.perf_counter_ns() - launched_ns
+
+    def _launch_sides(self):
+        """Starts both runners and loads their modules, then freezes the sandbox."""
         harness_dir = os.path.dirname(os.path.abspath(__file__))
-        self.runner_cpus = _pin_cpus(self.job.runner_cpu)
         # One after the other: a new process is dumpable until its runner marks it
         # otherwise, so the submission runner only starts once the reference runner has
         # said hello (non-dumpable by then). Otherwise the submission could open
@@ -311,7 +341,7 @@ class Grading:
                 self.scratch,
                 harness_dir,
                 self.device_probe,
-                tmpfs,
+                self.tmpfs,
                 cpus=self.runner_cpus,
             )
             if role == "submission":
@@ -330,6 +360,40 @@ class Grading:
             raise Finished(
                 feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=exc, where="after loading the modules")
             ) from None
+
+    def _new_run(self, size, label, record):
+        """Replaces both runners with fresh processes (anything the old ones
+        started goes with them) and warms them up untimed, as the first run was:
+        a checked pair at `size`; or, where the reference's call there takes over
+        WARM_UP_REFERENCE_MAX_S, a checked pair at the smallest size and then the
+        submission alone at `size` (such a call has no first-call cost worth a
+        second one, while the submission may compile for its input)."""
+        self.outside_cpu_before_s += self.sides["submission"].outside_cpu_seconds
+        for side in self.sides.values():
+            side.kill()
+        procs.kill_all_descendants()
+        for side in self.sides.values():
+            side.process.wait()
+            side.drain.join(timeout=1)
+        self.sides = {}
+        self._launch_sides()
+        both = ("reference", "submission")
+        if stats.median(record.times["reference"]) <= WARM_UP_REFERENCE_MAX_S:
+            self._checked_pair(self._make_inputs(size), label, record, both, new_input=True)
+            return
+        smallest = min(self.job.sizes)
+        self._checked_pair(self._make_inputs(smallest), f"size {smallest:,}", None, both, new_input=True)
+        bundle = InputBundle(self._make_inputs(size))
+        try:
+            budget_ns = self._budget_ns("submission", record, {}, new_input=True)
+            outcome = self.sides["submission"].call(
+                bundle, budget_ns, self.deadline_ns, answer_bytes=record.answer_bytes, fresh_device_pool=True
+            )
+        finally:
+            bundle.close()
+        if outcome.status != "ok":
+            record.correct = False
+            self._fail("submission", outcome, f"on {label}")
 
     def _edge_inputs(self):
         for size in self.job.edge_sizes:
@@ -357,15 +421,30 @@ class Grading:
             )
             for role in ("reference", "submission"):
                 record.first_call[role] = warmup[role].seconds
-            half_width = HEADLINE_HALF_WIDTH if position == len(sizes) - 1 else SCALING_HALF_WIDTH
-            pair = 0
+            headline = position == len(sizes) - 1
+            half_width = HEADLINE_HALF_WIDTH if headline else SCALING_HALF_WIDTH
+            per_run = self._pairs_per_run() if headline else None
+            record.in_runs = per_run is not None
+            pair = run = 0
             while pair < self.job.repeats:
-                if len(record.pair_ns) >= MIN_PAIRS and self._precise_enough(record, half_width):
+                run_over = per_run is not None and pair == per_run * (run + 1)
+                if run_over and run + 1 >= MIN_RUNS and self._precise_enough(record, half_width):
+                    record.stopped = per_size.STOPPED_PRECISE
+                    break
+                if run_over and not self._room_for_another_pair(record, sizes[position + 1 :], restart=True):
+                    # No room for fresh processes: the other pairs in this run, the rule asked pair by pair.
+                    per_run, run_over = None, False
+                if per_run is None and len(record.pair_ns) >= MIN_PAIRS and self._precise_enough(record, half_width):
                     record.stopped = per_size.STOPPED_PRECISE
                     break
                 if not self._room_for_another_pair(record, sizes[position + 1 :]):
                     record.stopped = per_size.STOPPED_BUDGET
                     break
+                if run_over:
+                    restarted_ns = time.perf_counter_ns()
+                    self._new_run(size, label, record)
+                    self.restart_ns.append(time.perf_counter_ns() - restarted_ns)
+                    run += 1
                 if self.progress.due("timing"):
                     self.progress.note(
                         "timing",
@@ -383,6 +462,7 @@ class Grading:
                 outcomes, echoes = timed
                 pair += 1
                 record.pair_ns.append(time.perf_counter_ns() - started_ns)
+                record.runs.append(run)
                 record.transfer.extend(echoes)
                 for role, outcome in outcomes.items():
                     record.times[role].append(outcome.seconds)
@@ -478,22 +558,39 @@ class Grading:
             estimate_ns += min(PROFILE_SLOWDOWN * submission_s + PROFILE_MARGIN_S, PROFILE_MAX_S) * NS
         return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
 
+    def _pairs_per_run(self):
+        """Pairs each run of the headline size gets, or None where it is timed in
+        one run: when the exercise's `repeats` are fewer than MIN_PAIRS_PER_RUN a
+        run, or starting the runners took so long that HEADLINE_RUNS - 1 more
+        starts would cost over RESTART_BUDGET_SHARE of the time limit (work at
+        import, say)."""
+        restarts_ns = (HEADLINE_RUNS - 1) * self.launch_ns
+        if restarts_ns > RESTART_BUDGET_SHARE * self.job.time_s * NS:
+            return None
+        if self.job.repeats < HEADLINE_RUNS * MIN_PAIRS_PER_RUN:
+            return None  # too few pairs to share among runs
+        return math.ceil(self.job.repeats / HEADLINE_RUNS)
+
     def _precise_enough(self, record, half_width):
         return stats.precise_enough(
-            record.times["reference"], record.times["submission"], record.overhead(), half_width
+            record.times["reference"], record.times["submission"], record.overhead(), half_width, runs=record.runs
         )
 
-    def _room_for_another_pair(self, record, later_sizes):
+    def _room_for_another_pair(self, record, later_sizes, restart=False):
         """Whether one more timed pair at this size still leaves the later sizes
         their minimum (a warm-up and MIN_PAIRS pairs each, their cost assumed to
         grow in proportion to size) inside the time budget. A correct answer
         slower than the reference then gets fewer pairs and a wider interval,
         not a time limit; code too slow for even the minimum still runs out."""
-        if len(record.pair_ns) < MIN_PAIRS:
+        if len(record.pair_ns) < MIN_PAIRS and not restart:
             return True
         # One more pair may be as slow as the slowest so far (a call past the
         # deadline is a time limit); the later sizes' pairs add up to their mean.
         next_ns = PLAN_MARGIN * max(record.pair_ns)
+        if restart:
+            # A new run first: fresh runners and their warm-up pair, as long as the
+            # slowest new run so far took (else as long as a pair).
+            next_ns += PLAN_MARGIN * (max(self.restart_ns) if self.restart_ns else self.launch_ns + max(record.pair_ns))
         pair_ns = PLAN_MARGIN * record.mean_pair_ns()
         later_ns = sum(pair_ns * later / record.size * (MIN_PAIRS + 1) for later in later_sizes)
         return time.perf_counter_ns() + next_ns + later_ns < self.deadline_ns
@@ -552,7 +649,7 @@ class Grading:
                     if self.first_call_s is None:
                         self.first_call_s = outcome.seconds
                     self._check_inputs_untouched(bundles[role], outcome, label, record, args)
-                    self._check_one_cpu(outcome, label)
+                    self._check_one_cpu(outcome, label, len(self.runner_cpus))
                 outcomes[role] = outcome
                 if role == "reference" and record is not None:
                     record.answer_bytes = outcome.answer_bytes
@@ -679,22 +776,24 @@ class Grading:
                     {"input": label, "expected_placement": expected, "placement": got},
                 )
 
-    def _check_one_cpu(self, outcome, label):
-        """Code under test gets one CPU: the runner is pinned before the module
-        loads and its system-call filter (syscalls.RUNNER_DENIED) refuses any
-        change of affinity, so the kernel keeps every thread and child there.
-        CPU time beyond the wall time it was read over would mean more than one
-        CPU worked on the call anyway; it is reported, never accepted as a
-        speedup. The window is the call's plus, on a GPU, the copies around it:
-        they are the runner's CPU work too (CUDA's set-up on the first one)."""
+    def _check_one_cpu(self, outcome, label, cpus=1):
+        """Code under test gets `cpus` CPUs (one unless the exercise declares
+        more): the runner is pinned to them before the module loads and its
+        system-call filter (syscalls.RUNNER_DENIED) refuses any change of
+        affinity, so the kernel keeps every thread and child there. CPU time
+        beyond `cpus` times the wall time it was read over would mean more CPUs
+        worked on the call anyway; it is reported, never accepted as a speedup.
+        The window is the call's plus, on a GPU, the copies around it: they are
+        the runner's CPU work too (CUDA's set-up on the first one)."""
         window_s = outcome.cpu_window_seconds
-        allowance = ONE_CPU_SLACK[0] * window_s + ONE_CPU_SLACK[1] / procs.TICKS_PER_SECOND
-        if outcome.cpu_seconds > window_s + allowance:
+        allowance = ONE_CPU_SLACK[0] * cpus * window_s + ONE_CPU_SLACK[1] * cpus / procs.TICKS_PER_SECOND
+        if outcome.cpu_seconds > cpus * window_s + allowance:
+            given = "one CPU" if cpus == 1 else f"{cpus} CPUs"
             raise Finished(
                 feedback.REJECTED,
                 f"Your code used {outcome.cpu_seconds:.3f} s of CPU time in {window_s:.3f} s "
-                f"on {label}: more than one CPU worked on it. Grading gives both sides one CPU.",
-                {"input": label, "cpu_seconds": outcome.cpu_seconds, "wall_seconds": window_s},
+                f"on {label}: more than {given} worked on it. Grading gives both sides {given}.",
+                {"input": label, "cpu_seconds": outcome.cpu_seconds, "wall_seconds": window_s, "cpus": cpus},
             )
 
     def _peak_bytes(self, role, outcome):
@@ -804,13 +903,13 @@ class Grading:
         )
 
     def _check_outside_work(self):
-        side = self.sides["submission"]
+        outside_s = self.outside_cpu_before_s + self.sides["submission"].outside_cpu_seconds
         inside = sum(sum(record.times["submission"]) for record in self.records.values())
         allowance = OUTSIDE_CPU_ALLOWANCE_S + OUTSIDE_CPU_FRACTION * inside
-        if side.outside_cpu_seconds > allowance:
+        if outside_s > allowance:
             raise Finished(
                 feedback.REJECTED,
-                f"Your code did work outside the timed region ({side.outside_cpu_seconds:.2f} s of CPU time between "
+                f"Your code did work outside the timed region ({outside_s:.2f} s of CPU time between "
                 "calls, e.g. in a background thread). All work must happen inside the call.",
             )
 
@@ -924,25 +1023,25 @@ class Grading:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def _pin_cpus(preferred=None):
-    """Pins the supervisor off the CPU its runners will get; returns that CPU (a set).
+def _pin_cpus(preferred=(), count=1):
+    """Pins the supervisor off the CPUs its runners will get; returns those CPUs (a set).
 
-    Both runners run on one and the same CPU: the code under test gets one
-    CPU, as the reference does, and both sides are timed on the same core
-    (on a virtual machine two vCPUs can run at different speeds). That CPU is
-    the one the host claimed for this grading (`preferred`, see
-    grader/sandbox/cpuslots.py) when the sandbox may use it, else the one the
-    supervisor is on. The supervisor's own threads (memory sampling during
-    calls) go to the sandbox's other CPUs, so they never compete with a timed
-    call. Called before the supervisor starts any thread: affinity is per
-    thread and new threads inherit their creator's. With one CPU there is
-    nothing to move."""
+    Both runners run on the same `count` CPUs (one unless the exercise
+    declares more; fewer when the sandbox has fewer): the code under test
+    gets what the reference gets, and both sides are timed on the same cores
+    (on a virtual machine two vCPUs can run at different speeds). They are
+    the ones the host claimed for this grading (`preferred`, see
+    grader/sandbox/cpuslots.py) where the sandbox may use them, then the one
+    the supervisor is on, then the lowest others. The supervisor's own threads
+    (memory sampling during calls) go to the sandbox's other CPUs, so they
+    never compete with a timed call. Called before the supervisor starts any
+    thread: affinity is per thread and new threads inherit their creator's.
+    When the runners get every CPU there is nothing to move."""
     allowed = os.sched_getaffinity(0)
-    if preferred in allowed:
-        runner_cpus = {preferred}
-    else:
-        here = procs.current_cpu()
-        runner_cpus = {here if here in allowed else max(allowed)}
+    here = procs.current_cpu()
+    order = [cpu for cpu in preferred if cpu in allowed]
+    order += [here if here in allowed else max(allowed), *sorted(allowed)]
+    runner_cpus = set(list(dict.fromkeys(order))[:count])
     if allowed - runner_cpus:
         os.sched_setaffinity(0, allowed - runner_cpus)
     return runner_cpus

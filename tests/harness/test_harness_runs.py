@@ -1,6 +1,7 @@
 """The harness end to end, as a real subprocess on a temporary job directory."""
 
 import json
+import math
 import os
 from pathlib import Path
 
@@ -25,6 +26,7 @@ REPORT_FIELDS = {
     "hint",
     "failure",
     "hardware",
+    "cpus",
     "harness_version",
     "profile",
 }
@@ -68,7 +70,7 @@ def test_vectorised_answer_beats_python_loop(tmp_path):
     assert report["speedup"] > 1
     low, high = report["speedup_ci"]
     assert low <= report["speedup"] <= high
-    assert report["hardware"] == "cpu"
+    assert report["hardware"] == "cpu" and report["cpus"] == 1  # one CPU unless the job says more
     assert all(entry["staging_s"] is None and entry["reference_staging_s"] is None for entry in report["sizes"])
     for entry in report["sizes"]:
         assert entry["transfer_overhead_s"] > 0 and 0 < entry["time_s"] <= entry["raw_time_s"], entry
@@ -222,13 +224,38 @@ def test_timing_stops_early_once_the_interval_is_tight(tmp_path):
     assert "fewer timed pairs" not in run.report["message"]
 
 
+def rule_asked_at(entry, planned):
+    """The pair counts at which the supervisor asked the stopping rule: every
+    count from MIN_PAIRS on; in a size timed in runs, the end of each run from
+    the MIN_RUNS-th on, and, where no room was left for another run (the last
+    run outgrew its share), every count from that run's planned end on."""
+    pairs, runs = entry["pairs"], entry["calls"]["runs"]
+    if runs is None:
+        return list(range(supervisor.MIN_PAIRS, pairs + 1))
+    per_run = math.ceil(planned / supervisor.HEADLINE_RUNS)
+    last = max(runs, default=0)
+    asked = [per_run * k for k in range(supervisor.MIN_RUNS, last + 2) if per_run * k <= pairs]
+    planned_end = per_run * (last + 1)
+    switched = runs.count(last) > per_run or (entry["stopped"] == per_size.STOPPED_PRECISE and pairs == planned_end)
+    if switched:
+        asked += range(max(supervisor.MIN_PAIRS, planned_end), pairs + 1)
+    return sorted(set(asked))
+
+
 def assert_stopped_by_the_rule(entry, half_width, planned):
     """The stopping rule replayed on the report's calls: the rule is asked before
-    every pair from the MIN_PAIRS-th on, so a size stopped as precise at the first
+    every pair from the MIN_PAIRS-th on (in a size timed in runs, at the end of
+    each run from the MIN_RUNS-th on), so a size stopped as precise at the first
     count of pairs whose interval met the bound, and any other stop came before
     one did (the budget's check follows the rule's; the planned count ends the loop)."""
     columns = [entry["calls"][key] for key in ("reference_s", "submission_s", "echo_s")]
-    met = list(stats.counts_meeting_the_rule(*columns, half_width, supervisor.MIN_PAIRS, entry["pairs"]))
+    runs = entry["calls"]["runs"]
+
+    def precise_at(count):
+        first = [column[:count] for column in columns]
+        return stats.precise_enough(*first, half_width, runs=runs and runs[:count])
+
+    met = [count for count in rule_asked_at(entry, planned) if precise_at(count)]
     if entry["stopped"] == per_size.STOPPED_PRECISE:
         assert met[:1] == [entry["pairs"]], (met, entry["pairs"])
     elif entry["stopped"] == per_size.STOPPED_BUDGET:
@@ -311,9 +338,8 @@ def assert_recomputable_from_calls(entry, repeats):
     assert len(calls["reference_s"]) == len(calls["submission_s"]) == len(calls["echo_s"]) == entry["pairs"] == repeats
     recomputed = stats.speedup(calls["reference_s"], calls["submission_s"], calls["echo_s"])
     assert recomputed == pytest.approx(entry["speedup"], rel=1e-9)
-    assert list(stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])) == pytest.approx(
-        entry["speedup_ci"], rel=1e-9
-    )
+    interval = stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"], runs=calls["runs"])
+    assert list(interval) == pytest.approx(entry["speedup_ci"], rel=1e-9)
     # And how long each call waited for its CPU while another process had it, where the kernel says.
     for role in ("reference", "submission"):
         waited = calls[f"{role}_waited_s"]
@@ -788,3 +814,29 @@ def test_both_runners_run_on_one_and_the_same_cpu(tmp_path):
         tmp_path, reports_affinity, reference=reports_affinity, inputs=inputs, sizes=[10], edge_sizes=[], repeats=3
     )
     assert run.verdict == "accepted", run
+
+
+def test_the_headline_size_is_timed_in_runs_of_fresh_processes(tmp_path):
+    """Issue 30, item 1: the headline's pairs come from HEADLINE_RUNS pairs of runner
+    processes, each warmed up afresh. Failed before: one process made every call,
+    so a submission counting its own calls saw all of them."""
+    submission = """
+    import numpy as np
+
+    calls = [0]
+
+    def transform(x):
+        calls[0] += 1
+        # Two edge sizes, a warm-up and three timed pairs in the first process, fewer
+        # later (a pair retimed on a busy machine adds one); one process made 19.
+        if calls[0] > 12:
+            raise RuntimeError(f"call {calls[0]} in one process")
+        return x + 1.0
+    """
+    run = run_job(tmp_path, submission, sleeping_transform("0.002"), edge_sizes=[0, 1], sizes=[1000], repeats=15)
+    assert run.verdict == "accepted", run
+    headline = run.report["sizes"][-1]
+    runs = headline["calls"]["runs"]
+    assert runs == sorted(runs) and set(runs) == set(range(supervisor.HEADLINE_RUNS))
+    assert all(runs.count(label) == 3 for label in set(runs)) or headline["stopped"] == per_size.STOPPED_PRECISE
+    assert_recomputable_from_calls(headline, repeats=headline["pairs"])
