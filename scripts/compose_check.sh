@@ -135,7 +135,9 @@ fi
 # worker while the second still measures its host at start-up.
 busy=0
 for container in $(compose ps -q worker-cpu); do
-  if docker logs --since "$round_two" "$container" 2>&1 | grep -q "Task grader.grade_submission\[[^]]*\] succeeded"; then
+  # Read whole before grep: grep -q stops at its match, and under pipefail docker's broken pipe would fail the test.
+  since_round_two=$(docker logs --since "$round_two" "$container" 2>&1)
+  if grep -q "Task grader.grade_submission\[[^]]*\] succeeded" <<<"$since_round_two"; then
     busy=$((busy + 1))
   fi
 done
