@@ -9,6 +9,7 @@ or "rejected" when the harness never reported.
 """
 
 import json
+import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from . import harness, roofline
 from .errors import PlatformError
 from .harness.protocol import ProgressReader, format_stdin, parse_report
 from .sandbox import Limits, resolve_backend
-from .sandbox.cpuslots import claim_runner_cpu
+from .sandbox.cpuslots import claim_runner_cpus
 from .verdicts import Verdict
 
 HARNESS_DIR = Path(harness.__file__).resolve().parent
@@ -64,6 +65,7 @@ REPORT_KEYS = (
     "hint",
     "failure",
     "hardware",
+    "cpus",
     "harness_version",
     "profile",
     "roofline",
@@ -129,6 +131,17 @@ def sandbox_limits(job_limits, cpus=1.0):
     )
 
 
+def exercise_cpus(spec):
+    """How many CPUs the exercise's code gets on this worker: its `cpus` front
+    matter (a count, or "all"), at most the CPUs this process may run on; one
+    when it declares none. GPU exercises get one."""
+    if spec.get("target", "cpu") != "cpu":
+        return 1
+    wanted = spec.get("cpus", 1)
+    available = len(os.sched_getaffinity(0))
+    return available if wanted == "all" else max(1, min(int(wanted), available))
+
+
 def build_job(exercise, mode):
     """job.json for the harness. In check mode `sizes` are the small check sizes."""
     spec = exercise.spec
@@ -146,6 +159,7 @@ def build_job(exercise, mode):
         "allowed_imports": list(spec.get("allowed_imports") or []),
         "graded_on": list(spec.get("graded_on") or ["time"]),
         "limits": exercise_limits(spec, mode),
+        "cpus": exercise_cpus(spec),
     }
 
 
@@ -190,12 +204,15 @@ def grade(exercise, code, mode="full", backend=None, progress=None):
     if "reference.py" not in exercise.files or "inputs.py" not in exercise.files:
         raise PlatformError("grading.exercise_incomplete", f"{exercise.slug} lacks reference.py or inputs.py")
     job = build_job(exercise, mode)
-    limits = sandbox_limits(job["limits"])
+    limits = sandbox_limits(job["limits"], cpus=job["cpus"])
     key, stdin_line = new_secret()
     backend_class = resolve_backend(backend)
     try:
-        with claim_runner_cpu() as runner_cpu, backend_class(limits=limits, target=exercise.target) as sandbox:
-            job["runner_cpu"] = runner_cpu
+        with (
+            claim_runner_cpus(job["cpus"]) as runner_cpus,
+            backend_class(limits=limits, target=exercise.target) as sandbox,
+        ):
+            job["runner_cpus"] = runner_cpus
             for relative_path, text in harness_files():
                 sandbox.write_file(relative_path, text)
             sandbox.write_file("submission.py", code)

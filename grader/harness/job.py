@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+#: The most CPUs a job may ask for.
+MAX_CPUS = 1024
 
 
 class JobError(Exception):
@@ -29,7 +31,10 @@ class Job:
     processes: int
     output_kb: float
     allow_input_mutation: bool
-    runner_cpu: int | None = None  # the CPU the host claimed for the runners (grader/sandbox/cpuslots.py)
+    #: CPUs the code under test gets (the exercise's `cpus`, at most what the host has).
+    cpus: int = 1
+    #: The CPUs the host claimed for the runners (grader/sandbox/cpuslots.py); may be fewer than `cpus`.
+    runner_cpus: tuple = ()
 
     @property
     def memory_limit_bytes(self):
@@ -82,7 +87,8 @@ def load_job(text):
         processes=int(_number(limits.get("processes", 32), "limits.processes", minimum=2)),
         output_kb=_number(limits.get("output_kb", 256), "limits.output_kb", minimum=1),
         allow_input_mutation=bool(raw.get("allow_input_mutation", False)),
-        runner_cpu=_optional_cpu(raw.get("runner_cpu")),
+        cpus=int(_number(raw.get("cpus", 1), "cpus", minimum=1, maximum=MAX_CPUS)),
+        runner_cpus=_cpu_list(raw.get("runner_cpus", [])),
     )
     if job.mode == "full" and not job.sizes:
         raise JobError("a full run needs at least one size")
@@ -101,12 +107,10 @@ def _number(value, name, minimum=0.0, maximum=float("inf")):
     return float(value)
 
 
-def _optional_cpu(value):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise JobError("runner_cpu must be a CPU number or null")
-    return value
+def _cpu_list(value):
+    if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in value):
+        raise JobError("runner_cpus must be a list of CPU numbers")
+    return tuple(value)
 
 
 def _sizes(value, name):

@@ -46,14 +46,14 @@ def test_a_planted_link_is_never_followed(tmp_path):
     assert target.read_text() == "keep me"
 
 
-@pytest.mark.parametrize("value", [-1, "0", 1.5, True])
-def test_job_refuses_a_bad_runner_cpu(tmp_path, value):
+@pytest.mark.parametrize("value", [-1, "0", 1.5, True, None, 3])
+def test_job_refuses_bad_runner_cpus(tmp_path, value):
     import json
 
     from grader.harness.job import JobError, load_job
 
-    with pytest.raises(JobError, match="runner_cpu"):
-        load_job(json.dumps({"entry_point": "f", "sizes": [1], "runner_cpu": value}))
+    with pytest.raises(JobError, match="runner_cpus"):
+        load_job(json.dumps({"entry_point": "f", "sizes": [1], "runner_cpus": value if value == 3 else [value]}))
 
 
 def test_a_claim_for_several_cpus_holds_that_many_and_no_more(tmp_path):

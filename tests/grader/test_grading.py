@@ -2,6 +2,7 @@
 host's own decisions when no trustworthy report comes back."""
 
 import json
+import os
 import shutil
 
 import pytest
@@ -196,3 +197,52 @@ def test_harness_files_are_copied_as_a_package():
     names = [name for name, _ in grading.harness_files()]
     assert "harness/__init__.py" in names and "harness/protocol.py" in names
     assert all(name.startswith("harness/") and "__pycache__" not in name for name in names)
+
+
+# -- the CPUs an exercise is graded on ----------------------------------------------
+
+#: The reference reports the CPUs its runner may use and the thread count Numba was
+#: given; a submission passes only by returning the same two numbers.
+CPU_COUNT_FILES = {
+    "reference.py": (
+        "import os\n\nimport numba\nimport numpy as np\n\n\n"
+        "def cpus(x):\n"
+        "    return np.array([len(os.sched_getaffinity(0)), numba.config.NUMBA_NUM_THREADS])\n"
+    ),
+    "inputs.py": "import numpy as np\n\n\ndef make_inputs(size, seed):\n    return (np.zeros(size),)\n",
+}
+
+
+def cpu_count_exercise(**spec):
+    base = {**TINY_SPEC, "entry_point": "cpus", "edge_sizes": [], "tolerance": {"rtol": 0.0, "atol": 0.0}}
+    return grading.Exercise("cpu-count", {**base, **spec}, CPU_COUNT_FILES)
+
+
+def answering(count):
+    return f"import numpy as np\n\n\ndef cpus(x):\n    return np.array([{count}, {count}])\n"
+
+
+def test_the_job_carries_the_cpus_the_exercise_declares_up_to_the_hosts():
+    available = len(os.sched_getaffinity(0))
+    assert grading.build_job(cpu_count_exercise(), "full")["cpus"] == 1  # no `cpus`: one, as always
+    assert grading.build_job(cpu_count_exercise(cpus=2), "full")["cpus"] == min(2, available)
+    assert grading.build_job(cpu_count_exercise(cpus=64), "full")["cpus"] == available
+    assert grading.build_job(cpu_count_exercise(cpus="all"), "full")["cpus"] == available
+    assert grading.build_job(cpu_count_exercise(cpus=2, target="gpu"), "full")["cpus"] == 1
+    limits = grading.sandbox_limits(grading.exercise_limits(TINY_SPEC), cpus=2)
+    assert limits.cpus == 2 and limits.cpu_quota == 2.5
+
+
+@pytest.mark.sandbox
+@needs_bwrap
+@needs_harness
+@pytest.mark.parametrize("declared", [None, 2, "all"])
+def test_the_sandbox_gives_the_runners_the_declared_cpus_and_says_how_many(declared):
+    spec = {} if declared is None else {"cpus": declared}
+    given = grading.build_job(cpu_count_exercise(**spec), "check")["cpus"]
+    report = grading.grade(cpu_count_exercise(**spec), answering(given), mode="check")
+    assert report["verdict"] == Verdict.ACCEPTED, report
+    assert report["cpus"] == given
+    if given > 1:  # one CPU fewer is a wrong answer: the runners really got `given`
+        fewer = grading.grade(cpu_count_exercise(**spec), answering(given - 1), mode="check")
+        assert fewer["verdict"] == Verdict.WRONG_ANSWER, fewer

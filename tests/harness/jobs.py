@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 
 from grader.harness import COMMAND, protocol
-from grader.sandbox.cpuslots import claim_runner_cpu
+from grader.sandbox.cpuslots import claim_runner_cpus
 
 HARNESS_SOURCE = Path(__file__).resolve().parents[2] / "grader" / "harness"
 
@@ -99,9 +99,9 @@ def run_job(
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DJANGO", "PYTEST"))}
     # A CPU slot, as grader.grading claims one: two test runs at once (or a worker beside
     # them) then time on different CPUs instead of sharing one and bending every ratio.
-    with claim_runner_cpu() as runner_cpu:
-        if runner_cpu is not None and "runner_cpu" not in job_changes:
-            job["runner_cpu"] = runner_cpu
+    with claim_runner_cpus(job.get("cpus", 1)) as runner_cpus:
+        if "runner_cpus" not in job_changes:
+            job["runner_cpus"] = runner_cpus
         files["job.json"] = json.dumps(job)
         completed = subprocess.run(
             command, input=protocol.format_stdin(secret + b"\n", files), capture_output=True, timeout=timeout, env=env

@@ -375,6 +375,7 @@ def test_only_a_new_input_gets_an_empty_pool():
     grading.job = types.SimpleNamespace(processes=1, tolerance=TOLERANCE, allow_input_mutation=False)
     grading.deadline_ns = time.perf_counter_ns() + WAIT_NS
     grading.first_call_s, grading.check = None, None
+    grading.runner_cpus = {0}
     grading._budget_ns = lambda *args: WAIT_NS
     grading._check_one_cpu = grading._check_placement = lambda *args: None
     for new_input in (True, False):

@@ -7,10 +7,11 @@ import subprocess
 import sys
 import time
 import types
+from dataclasses import replace
 
 import pytest
 
-from grader.harness import feedback, imports, per_size, procs
+from grader.harness import feedback, imports, per_size, procs, supervisor
 from grader.harness.per_size import SizeRecord
 from grader.harness.sides import CallOutcome
 from grader.harness.supervisor import Finished, Grading
@@ -63,6 +64,27 @@ def test_more_cpu_time_than_one_cpu_gives_is_rejected(cpu_seconds, wall_seconds)
         one_cpu_check(cpu_seconds, wall_seconds)
     assert raised.value.verdict == feedback.REJECTED
     assert "more than one CPU" in raised.value.message
+
+
+def test_an_exercise_graded_on_several_cpus_may_use_them_all_and_no_more():
+    outcome = CallOutcome("ok", seconds=1.0, cpu_seconds=1.9, cpu_window_seconds=1.0)
+    Grading._check_one_cpu(None, outcome, "size 1,000", 2)
+    with pytest.raises(Finished) as raised:
+        Grading._check_one_cpu(None, replace(outcome, cpu_seconds=2.5), "size 1,000", 2)
+    assert "more than 2 CPUs worked on it. Grading gives both sides 2 CPUs." in raised.value.message
+
+
+@pytest.mark.parametrize("count", [1, 2, 64])
+def test_the_runners_get_the_cpus_claimed_first_then_others_up_to_the_count(count):
+    allowed = os.sched_getaffinity(0)
+    try:
+        runner_cpus = supervisor._pin_cpus((max(allowed),), count)
+        assert max(allowed) in runner_cpus and runner_cpus <= allowed
+        assert len(runner_cpus) == min(count, len(allowed))
+        # The supervisor moves to what is left; with every CPU given away it stays put.
+        assert os.sched_getaffinity(0) == ((allowed - runner_cpus) or allowed)
+    finally:
+        os.sched_setaffinity(0, allowed)
 
 
 def test_a_gpu_calls_copies_count_in_the_window_its_cpu_time_is_read_over():

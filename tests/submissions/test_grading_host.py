@@ -131,6 +131,7 @@ def test_job_in_full_and_check_mode():
         "allowed_imports": ["numpy", "math"],
         "graded_on": ["time"],
         "limits": {"time_s": 40, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16},
+        "cpus": 1,  # graded on one CPU unless the exercise declares more
     }
     check = grading.build_job(exercise, "check")
     assert check["sizes"] == [100] and check["limits"]["time_s"] == 30
