@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import harness, roofline
 from .errors import PlatformError
+from .harness.custom_input import quick_check_sizes
 from .harness.protocol import ProgressReader, format_stdin, parse_report
 from .sandbox import Limits, resolve_backend
 from .sandbox.cpuslots import claim_runner_cpus
@@ -142,10 +143,14 @@ def exercise_cpus(spec):
     return available if wanted == "all" else max(1, min(int(wanted), available))
 
 
-def build_job(exercise, mode):
-    """job.json for the harness. In check mode `sizes` are the small check sizes."""
+def build_job(exercise, mode, custom_input=None):
+    """job.json for the harness. In check mode `sizes` are the small check sizes;
+    `custom_input`, the learner's own input (check mode only), travels as sent
+    and the harness checks it (grader/harness/custom_input.py)."""
+    if custom_input is not None and mode != "check":
+        raise ValueError("a custom input is run in check mode only")
     spec = exercise.spec
-    check_sizes = list(spec.get("check_sizes") or spec["sizes"][:1])
+    check_sizes = quick_check_sizes(spec)
     return {
         "slug": exercise.slug,
         "mode": mode,
@@ -160,6 +165,7 @@ def build_job(exercise, mode):
         "graded_on": list(spec.get("graded_on") or ["time"]),
         "limits": exercise_limits(spec, mode),
         "cpus": exercise_cpus(spec),
+        **({"custom_input": custom_input} if custom_input is not None else {}),
     }
 
 
@@ -190,8 +196,9 @@ def new_secret():
     return text.encode("ascii"), (text + "\n").encode("ascii")
 
 
-def grade(exercise, code, mode="full", backend=None, progress=None):
-    """Grade `code` against `exercise` and return the report dict.
+def grade(exercise, code, mode="full", backend=None, progress=None, custom_input=None):
+    """Grade `code` against `exercise` and return the report dict. `custom_input`
+    (check mode): run it on the learner's own input instead (build_job).
 
     `progress`, when given, is called with each progress dict the harness
     reports while it works (protocol.parse_progress: phase, counts, elapsed and
@@ -203,7 +210,7 @@ def grade(exercise, code, mode="full", backend=None, progress=None):
     exercise = as_exercise(exercise)
     if "reference.py" not in exercise.files or "inputs.py" not in exercise.files:
         raise PlatformError("grading.exercise_incomplete", f"{exercise.slug} lacks reference.py or inputs.py")
-    job = build_job(exercise, mode)
+    job = build_job(exercise, mode, custom_input)
     limits = sandbox_limits(job["limits"], cpus=job["cpus"])
     key, stdin_line = new_secret()
     backend_class = resolve_backend(backend)

@@ -35,6 +35,8 @@ class Job:
     cpus: int = 1
     #: The CPUs the host claimed for the runners (grader/sandbox/cpuslots.py); may be fewer than `cpus`.
     runner_cpus: tuple = ()
+    #: The learner's own input (check mode only), as sent: custom_input.py checks what it holds.
+    custom_input: dict | None = None
 
     @property
     def memory_limit_bytes(self):
@@ -89,6 +91,7 @@ def load_job(text):
         allow_input_mutation=bool(raw.get("allow_input_mutation", False)),
         cpus=int(_number(raw.get("cpus", 1), "cpus", minimum=1, maximum=MAX_CPUS)),
         runner_cpus=_cpu_list(raw.get("runner_cpus", [])),
+        custom_input=_custom_input(raw.get("custom_input"), mode),
     )
     if job.mode == "full" and not job.sizes:
         raise JobError("a full run needs at least one size")
@@ -111,6 +114,18 @@ def _cpu_list(value):
     if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in value):
         raise JobError("runner_cpus must be a list of CPU numbers")
     return tuple(value)
+
+
+def _custom_input(value, mode):
+    """The learner's own input as sent; what it holds is checked where a bad one
+    gets the learner a message (custom_input.run), not as a broken job."""
+    if value is None:
+        return None
+    if mode != "check":
+        raise JobError("custom_input is for check mode only")
+    if not isinstance(value, dict):
+        raise JobError("custom_input must be an object")
+    return value
 
 
 def _sizes(value, name):
