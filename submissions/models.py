@@ -46,6 +46,13 @@ class Submission(models.Model):
         help_text="The code's fingerprint (submissions.same_code): gradings of the same program share it.",
     )
     purpose = models.CharField(max_length=12, choices=Purpose.choices, default=Purpose.PRACTICE)
+    custom_input = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="A quick check on the learner's own input (grader/harness/custom_input.py): "
+        '{"size", "seed", "args"}, each null when not given; null for every other submission.',
+    )
     status = models.CharField(max_length=10, choices=Status.CHOICES, default=Status.QUEUED, db_index=True)
     verdict = models.CharField(max_length=20, choices=Verdict.CHOICES, blank=True)
     message = models.TextField(blank=True, help_text="Feedback shown to the learner.")
@@ -94,7 +101,7 @@ class Submission(models.Model):
     @property
     def verdict_label(self):
         if self.verdict == Verdict.ACCEPTED and self.purpose in CHECK_PURPOSES:
-            return Verdict.CHECK_PASSED_LABEL
+            return Verdict.CUSTOM_INPUT_LABEL if self.custom_input is not None else Verdict.CHECK_PASSED_LABEL
         return Verdict.LABELS.get(self.verdict, "")
 
     #: What the timings download keeps of each size (the rest of the report is on the page).

@@ -33,6 +33,8 @@ class Verdict(verdicts.Verdict):
     CHOICES = list(LABELS.items())
     #: An accepted quick check: correct on the small inputs, nothing measured, never "Accepted".
     CHECK_PASSED_LABEL = "Correct on small inputs"
+    #: An accepted run on the learner's own input: both answers the same, nothing measured.
+    CUSTOM_INPUT_LABEL = "Same answer as the reference on your input"
 
 
 class Speed:

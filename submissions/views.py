@@ -29,6 +29,8 @@ from .timings import timings_response
 REPLACEMENT_CHARACTER = "\ufffd"
 #: The HTTP status of a refused submission, by the ValidationError's code (otherwise 400).
 REFUSAL_STATUS = {"rate_limited": 429, "unverified": 403}
+#: The exercise form's "Run my input" button: a quick check on the input in the form's input_* fields.
+CUSTOM_INPUT = "custom"
 
 
 def _visible_submission(request, pk):
@@ -59,15 +61,19 @@ def _submission_context(submission):
 @require_POST
 @login_required
 def submit(request, slug):
-    """The exercise form's post: a practice grading or a quick check, then its page; asked for
-    JSON (Accept: application/json), the new submission's addresses or the refusal instead."""
+    """The exercise form's post: a practice grading, a quick check, or a quick check on the
+    learner's own input ("Run my input": purpose `custom`, with the input_size, input_seed and
+    input_args fields), then its page; asked for JSON (Accept: application/json), the new
+    submission's addresses or the refusal instead."""
     question = get_object_or_404(Question.objects.public().live(), slug=slug, kind=Kind.CODING)
     exercise = question.current_exercise()
     if exercise is None:
         raise Http404("This exercise has no published version")
     code = request.POST.get("code", "")
     _keep_draft(request.user, question, code)
-    purpose = Purpose.QUICK_CHECK if request.POST.get("purpose") == Purpose.QUICK_CHECK else Purpose.PRACTICE
+    sent_purpose = request.POST.get("purpose")
+    custom = sent_purpose == CUSTOM_INPUT
+    purpose = Purpose.QUICK_CHECK if custom or sent_purpose == Purpose.QUICK_CHECK else Purpose.PRACTICE
     error = None
     if REPLACEMENT_CHARACTER in code:
         error, status = (
@@ -76,7 +82,14 @@ def submit(request, slug):
         )
     else:
         try:
-            submission = intake.submit_practice(request.user, exercise, code, purpose=purpose)
+            custom_input = (
+                intake.custom_input_from_form(*(request.POST.get(f"input_{name}") for name in ("size", "seed", "args")))
+                if custom
+                else None
+            )
+            submission = intake.submit_practice(
+                request.user, exercise, code, purpose=purpose, custom_input=custom_input
+            )
         except ValidationError as exc:
             error, status = " ".join(exc.messages), REFUSAL_STATUS.get(exc.code, 400)
     wants_json = "application/json" in request.headers.get("Accept", "")

@@ -69,7 +69,12 @@ def run_grading(submission_id, backend=None):
     live.start()
     try:
         report = grading.grade(
-            submission.exercise, submission.code, mode=grading_mode(submission.purpose), backend=backend, progress=live
+            submission.exercise,
+            submission.code,
+            mode=grading_mode(submission.purpose),
+            backend=backend,
+            progress=live,
+            custom_input=submission.custom_input,
         )
     except (PlatformError, SoftTimeLimitExceeded) as exc:
         error = (

@@ -6,6 +6,8 @@ from django import template
 
 from accounts.verification import unverified_coding_notice
 from grader.grading import exercise_limits as clamped_limits
+from grader.harness.custom_input import quick_check_sizes
+from grader.harness.failing_call import parameter_names
 from questions.services.drafts import draft_text
 from submissions.services import gpu_workers, listing
 from submissions.states import Speed
@@ -54,6 +56,15 @@ def unverified_notice(user):
 def exercise_limits(exercise):
     """The limits an exercise's submissions run under (defaults filled in)."""
     return clamped_limits(exercise.spec)
+
+
+@register.simple_tag
+def custom_input_rules(exercise):
+    """What "Run my input" takes on this exercise: the largest size, and the entry point's parameters."""
+    return {
+        "max_size": max(quick_check_sizes(exercise.spec)),
+        "parameters": parameter_names(exercise.reference_code, exercise.spec["entry_point"]),
+    }
 
 
 #: The harness names each input it checks by how it was made ("edge size 0", "edge

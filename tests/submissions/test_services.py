@@ -44,8 +44,8 @@ def graded_signals():
 def grade_calls(monkeypatch):
     calls = []
 
-    def grade(exercise, code, mode="full", backend=None, progress=None):
-        calls.append(mode)
+    def grade(exercise, code, mode="full", backend=None, progress=None, custom_input=None):
+        calls.append(mode if custom_input is None else (mode, custom_input))
         return dict(ACCEPTED_REPORT)
 
     monkeypatch.setattr(grading, "grade", grade)
