@@ -8,6 +8,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from submissions import comparison
 from grader.grading import exercise_limits
+from grader.harness import custom_input as custom_inputs
 from submissions.models import Purpose
 from submissions.states import Status, Verdict
 from questions.models import Difficulty, Kind
@@ -164,6 +165,33 @@ class CodeField(serializers.CharField):
         ]
 
 
+class CustomInputSerializer(serializers.Serializer):
+    """A quick check on your own input ("run my input"): a size and seed for the exercise's own
+    input maker, or literal argument values; never both."""
+
+    size = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        help_text="At most the exercise's largest check size (its `check_sizes`); blank: that size.",
+    )
+    seed = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=custom_inputs.MAX_SEED,
+        help_text="The same size and seed make the same input; blank: one is drawn and reported.",
+    )
+    args = serializers.ListField(
+        child=serializers.JSONField(),
+        required=False,
+        allow_null=True,
+        help_text="One JSON value per parameter of the entry point, converted to the types the exercise's inputs "
+        'have (an array\'s dtype and dimensions, an int, a float...); NaN and infinities as "nan", "inf", "-inf"; '
+        f"at most {custom_inputs.MAX_LITERAL_ELEMENTS:,} values in all.",
+    )
+
+
 class SubmissionCreateSerializer(serializers.Serializer):
     exercise = serializers.SlugField(max_length=120, help_text="The exercise's slug.")
     code = CodeField(help_text="Python source; at most SUBMISSION_MAX_BYTES bytes of UTF-8.")
@@ -173,6 +201,12 @@ class SubmissionCreateSerializer(serializers.Serializer):
             (Purpose.QUICK_CHECK, "Quick check: small inputs, correctness only"),
         ],
         default=Purpose.PRACTICE,
+    )
+    custom_input = CustomInputSerializer(
+        required=False,
+        allow_null=True,
+        help_text="With purpose `check` only: run on this input instead of the check sizes; the result is the "
+        "submission's `custom_input_result`.",
     )
 
 
@@ -267,13 +301,60 @@ class AgainstPreviousSerializer(serializers.Serializer):
     )
 
 
+class AnswerPreviewSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="array, tuple or value.")
+    text = serializers.CharField(help_text="The whole preview in one line, e.g. 'float64 array, shape (500,): [...]'.")
+    dtype = serializers.CharField(required=False, help_text="Arrays: the dtype's name.")
+    shape = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="Arrays.")
+    head = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Arrays: the first elements, exactly as written."
+    )
+    more = serializers.IntegerField(required=False, help_text="Arrays: elements after `head`.")
+    items = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="Tuples: a preview of each item."
+    )
+    type = serializers.CharField(required=False, help_text="Other values: the Python type's name.")
+
+
+class CustomRunSideSerializer(serializers.Serializer):
+    answer = AnswerPreviewSerializer()
+    first_call_s = serializers.FloatField(help_text="The first call on the input (it may include compiling).")
+    seconds = serializers.FloatField(
+        allow_null=True, help_text="A second, warm call; null when the first answers already differed."
+    )
+
+
+class CustomRunSerializer(serializers.Serializer):
+    """grader/harness/custom_input.py: both sides' answers on the learner's input and their call times
+    (one call each, the grader's transfers included: a rough figure, never a speedup)."""
+
+    size = serializers.IntegerField(allow_null=True, help_text="Null for literal arguments.")
+    seed = serializers.IntegerField(allow_null=True, help_text="The seed used, drawn when none was given.")
+    arguments = serializers.ListField(
+        child=serializers.CharField(), help_text="Each argument as Python that rebuilds it (large arrays described)."
+    )
+    match = serializers.BooleanField(allow_null=True, help_text="Whether the answers are the same (to tolerance).")
+    mismatch = serializers.CharField(allow_blank=True, help_text="Where they differ, when they do.")
+    reference = CustomRunSideSerializer(allow_null=True)
+    submission = CustomRunSideSerializer(allow_null=True)
+
+
 class SubmissionDetailSerializer(SubmissionSerializer):
     message = serializers.CharField(help_text="Feedback for the learner (why it failed, hints).")
     code = serializers.CharField()
+    custom_input = serializers.JSONField(
+        allow_null=True, help_text="The input a quick check on your own input was asked for ({size, seed, args})."
+    )
+    custom_input_result = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
     sizes = serializers.SerializerMethodField()
     report = serializers.SerializerMethodField()
     against_previous = serializers.SerializerMethodField()
+
+    @extend_schema_field(CustomRunSerializer(allow_null=True))
+    def get_custom_input_result(self, submission):
+        """Null until graded, for every other submission, and when the input was refused."""
+        return (submission.report or {}).get("custom_input")
 
     @extend_schema_field(ProgressSerializer)
     def get_progress(self, submission):

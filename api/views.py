@@ -270,10 +270,20 @@ class SubmissionList(APIView):
         data = _validated(s.SubmissionCreateSerializer, request.data)
         exercise = live_exercise(data["exercise"]).current
         try:
-            submission = intake.submit_practice(request.user, exercise, data["code"], purpose=data["purpose"])
+            submission = intake.submit_practice(
+                request.user, exercise, data["code"], purpose=data["purpose"], custom_input=_custom_input(data)
+            )
         except ValidationError as exc:
             raise from_service_error(exc) from None
         return _detail_response(request, own_submission(request.user, submission.pk), status.HTTP_201_CREATED)
+
+
+def _custom_input(data):
+    """The fields of `custom_input` that were given (a null is not given), or None without one."""
+    given = data.get("custom_input")
+    if given is None:
+        return None
+    return {name: value for name, value in given.items() if value is not None}
 
 
 class SubmissionGradeAgain(APIView):

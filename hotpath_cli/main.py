@@ -162,8 +162,33 @@ def wait_for(api, submission, show_progress):
 
 def submit(args, purpose):
     code = read_code(args.file)
+    body = {"exercise": args.slug, "code": code, "purpose": purpose}
+    custom = custom_input(args)
+    if custom is not None:
+        body["custom_input"] = custom
     api = api_from_config()
-    return follow(api, api.post("submissions/", {"exercise": args.slug, "code": code, "purpose": purpose}), args)
+    return follow(api, api.post("submissions/", body), args)
+
+
+def custom_input(args):
+    """`check`'s own input, from --size, --seed and --args (JSON), or None to run the check
+    sizes. The server checks it (and the grader again); here only the JSON is read."""
+    size, seed, values = getattr(args, "size", None), getattr(args, "seed", None), getattr(args, "args", None)
+    if values is not None:
+        if size is not None or seed is not None:
+            raise CliError("Give either --size/--seed or --args, not both.")
+        try:
+            return {"args": json.loads(values, parse_constant=_no_constant)}
+        except ValueError as exc:
+            raise CliError(
+                f"--args is not valid JSON ({exc}): give a list with one value per argument, e.g. '[[1.5, 2.0], 3]'."
+            ) from None
+    given = {name: value for name, value in (("size", size), ("seed", seed)) if value is not None}
+    return given or None
+
+
+def _no_constant(name):
+    raise ValueError(f'{name} is not JSON; write "nan", "inf" or "-inf" in quotes')
 
 
 def cmd_again(args):
@@ -238,9 +263,21 @@ def parser():
     pull.add_argument("--force", action="store_true", help="overwrite an existing starter.py")
     pull.set_defaults(run=cmd_pull)
 
-    check = commands.add_parser("check", help="quick check: small inputs, correctness only; waits for the verdict")
+    check = commands.add_parser(
+        "check",
+        help="quick check: small inputs, correctness only; or your own input beside the reference's answer; waits for the verdict",
+    )
     check.add_argument("slug")
     check.add_argument("file")
+    check.add_argument(
+        "--size", type=int, help="run on your own input of this size (at most the exercise's largest check size)"
+    )
+    check.add_argument("--seed", type=int, help="with --size: the seed, so the same input comes again")
+    check.add_argument(
+        "--args",
+        metavar="JSON",
+        help="run on these literal arguments: a JSON list, one value per argument, e.g. '[[0.5, 3.0], 2]'",
+    )
     check.add_argument("--json", action="store_true", help="print the submission as JSON")
     check.set_defaults(run=cmd_check)
 

@@ -50,6 +50,7 @@ def format_submission(submission):
     lines.append(f"Verdict: {submission['verdict_label'] or submission['verdict']}")
     if submission.get("message"):
         lines.append(submission["message"].strip())
+    lines += _custom_run_lines(submission.get("custom_input_result"))
     lines += _failure_lines((submission.get("report") or {}).get("failure") or {})
     if submission["speedup"] is not None:
         interval = submission["speedup_ci"]
@@ -106,6 +107,24 @@ def _against_previous_lines(against):
         f"Against your previous answer ({previous}): no difference this grading can tell ({_times(ratio)}, "
         "but the 95% intervals overlap)."
     ]
+
+
+def _custom_run_lines(run):
+    """A run on the learner's own input: the input, both answers and both call times."""
+    if not run:
+        return []
+    where = f"size {run['size']:,}, seed {run['seed']}" if run.get("size") is not None else "your arguments"
+    lines = ["", f"Your input ({where}):", *(f"    {line}" for line in run.get("arguments") or [])]
+    sides = [(label, run.get(role)) for label, role in (("yours", "submission"), ("reference", "reference"))]
+    if all(side for _, side in sides):
+        rows = [
+            [label, _seconds(side["seconds"]), _seconds(side["first_call_s"]), side["answer"]["text"]]
+            for label, side in sides
+        ]
+        lines += ["", format_table(["", "call", "first call", "answer"], rows)]
+        lines.append("The answers match." if run.get("match") else "The answers differ.")
+        lines.append("Times are one call each, the grader's transfers included: submit for a measured speedup.")
+    return lines
 
 
 def _failure_lines(failure):
