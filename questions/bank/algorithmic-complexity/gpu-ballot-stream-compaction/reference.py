@@ -1,6 +1,3 @@
-import cupy as cp
-
-
 def compact_positive(x):
     """The library way: boolean-mask indexing."""
     return x[x > 0]
