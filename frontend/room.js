@@ -4,7 +4,7 @@
 // its unconfirmed steps on top of the version it has, takes every accepted step from the
 // room (its own come back as confirmations), and rebases what it has not sent yet on steps
 // it missed (@codemirror/collab). After a dropped connection or a reload it asks for the
-// steps since its version, so no accepted text is lost. Cursors, gradings, notes and the
+// steps since its version, so no accepted text is lost. Cursors, gradings, notes, rubric marks and the
 // end of the interview (or, in a peer interview, the swap of roles that moves both people
 // to its second half) travel over the same socket.
 import { basicSetup, EditorView } from "codemirror";
@@ -123,6 +123,7 @@ class Room {
       graded: () => this.grading(message),
       joined: () => setText("room-candidate", message.name),
       notes_saved: () => setText("room-notes-status", "Notes saved."),
+      mark_saved: () => setText("room-marks-status", "Mark saved."),
       ended: () => { location.href = message.report_url; },
       swapped: () => { location.href = message.room_url; },
       error: () => { this.pushing = false; showError(message.message); },
@@ -284,6 +285,16 @@ function watchNotes(room) {
   });
 }
 
+function watchMarks(room) {
+  document.querySelectorAll("[data-mark-point]").forEach((select) => {
+    select.addEventListener("change", () => {
+      setText("room-marks-status", "Saving…");
+      const mark = select.value === "" ? null : Number(select.value);
+      room.send({ type: "mark", point: Number(select.dataset.markPoint), mark });
+    });
+  });
+}
+
 function init() {
   const holder = document.getElementById("room-editor");
   if (!holder) return;
@@ -308,6 +319,7 @@ function init() {
     });
   }
   watchNotes(room);
+  watchMarks(room);
   const invite = document.getElementById("room-invite-link");
   if (invite) invite.addEventListener("focus", () => invite.select());
 }

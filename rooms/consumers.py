@@ -147,6 +147,12 @@ class RoomConsumer(JsonWebsocketConsumer):
         services.save_notes(self.user, self._fresh_room(), content.get("text"))
         self.send_json({"event": "notes_saved"})
 
+    def mark(self, content):
+        """A rubric mark, answered to the interviewer alone: the candidate never sees the marks."""
+        point = content.get("point")
+        services.save_mark(self.user, self._fresh_room(), point, content.get("mark"))
+        self.send_json({"event": "mark_saved", "point": point})
+
     def end(self, content):
         room = services.end(self.user, self._fresh_room())
         broadcast.send(room, {"event": "ended", "report_url": reverse("rooms:report", args=[room.public_id])})
@@ -162,6 +168,7 @@ class RoomConsumer(JsonWebsocketConsumer):
         "cursor": cursor,
         "grade": grade,
         "notes": notes,
+        "mark": mark,
         "end": end,
         "swap": swap,
     }

@@ -27,6 +27,16 @@ class RoomKind(models.TextChoices):
     PEER = "peer", "Peer interview"
 
 
+class RubricMark(models.IntegerChoices):
+    """How well the candidate met one rubric point. Three levels rather than a pass/fail tick:
+    interview answers are often half right, and "partly" records that without a free-form score
+    two interviewers would read differently; as 0-2 the marks also add up to a comparable total."""
+
+    NOT_MET = 0, "Not met"
+    PARTLY = 1, "Partly"
+    MET = 2, "Met"
+
+
 class Room(models.Model):
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     question = models.ForeignKey("questions.Question", on_delete=models.CASCADE, related_name="rooms")
@@ -55,6 +65,8 @@ class Room(models.Model):
     text = models.TextField()
     version = models.PositiveIntegerField(default=0)
     notes = models.TextField(blank=True, help_text="The interviewer's private notes.")
+    #: The interviewer's mark for each rubric point, by the point's index as a string: see RubricMark.
+    rubric_marks = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 

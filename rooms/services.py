@@ -19,7 +19,7 @@ from submissions.models import Purpose
 from submissions.services.intake import submit_practice
 
 from .changes import BadChanges, apply_changes
-from .models import Room, RoomGrading, RoomState, RoomStep
+from .models import Room, RoomGrading, RoomState, RoomStep, RubricMark
 
 #: Steps one push may carry: an editor sends what was typed since its last confirmed push.
 MAX_STEPS_PER_PUSH = 100
@@ -190,6 +190,38 @@ def save_notes(user, room, notes):
         _open_for(user, room)
         room.notes = notes
         room.save(update_fields=["notes"])
+
+
+def save_mark(user, room, point, mark):
+    """The interviewer's mark (a RubricMark value, or None to clear it) for rubric point `point`
+    (its index in the question's rubric); like the notes, the candidate never sets or sees them."""
+    if user.pk != room.interviewer_id:
+        raise RoomRefused("Only the interviewer marks the rubric.")
+    rubric = room.question.rubric or []
+    if not rubric:
+        raise RoomRefused("This question has no rubric to mark.")
+    if not isinstance(point, int) or isinstance(point, bool) or not 0 <= point < len(rubric):
+        raise RoomRefused(f"A mark names a rubric point from 0 to {len(rubric) - 1}.")
+    if mark is not None and (isinstance(mark, bool) or mark not in RubricMark.values):
+        raise RoomRefused("A mark is 0 (not met), 1 (partly) or 2 (met).")
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(pk=room.pk)
+        _open_for(user, room)
+        if mark is None:
+            room.rubric_marks.pop(str(point), None)
+        else:
+            room.rubric_marks[str(point)] = mark
+        room.save(update_fields=["rubric_marks"])
+    return room.rubric_marks
+
+
+def marked_rubric(room):
+    """The question's rubric points in order, each with the room's mark (None when unmarked)."""
+    marks = room.rubric_marks or {}
+    return [
+        {"index": index, "point": point, "mark": RubricMark(marks[str(index)]) if str(index) in marks else None}
+        for index, point in enumerate(room.question.rubric or [])
+    ]
 
 
 def end(user, room):

@@ -13,6 +13,7 @@ from submissions.speed import submission_speed
 
 from . import broadcast, peers, services
 from .broadcast import grading_message
+from .models import RubricMark
 
 
 def _room_or_404(user, public_id):
@@ -95,6 +96,8 @@ def room(request, public_id):
         "half": halves.index(room) + 1 if room.is_peer else None,
         "partner": (room.candidate or room.invitee) if is_interviewer else room.interviewer,
         "gradings": [grading_message(grading) for grading in services.room_gradings(room)],
+        "rubric": services.marked_rubric(room) if is_interviewer else [],
+        "marks": RubricMark.choices,
     }
     return render(request, "rooms/room.html", context)
 
@@ -137,7 +140,8 @@ def grading(request, public_id, submission_id):
 @login_required
 @require_GET
 def report(request, public_id):
-    """The interview's record: the final program, every grading, and (for the interviewer) the notes;
+    """The interview's record: the final program, every grading, and (for the interviewer) the notes
+    and rubric marks;
     a peer interview's, each half's, its notes for whoever interviewed in it."""
     room = _room_or_404(request.user, public_id)
     halves = room.halves()
@@ -153,6 +157,7 @@ def report(request, public_id):
                 "question": half.question,
                 "is_interviewer": request.user.pk == half.interviewer_id,
                 "gradings": services.room_gradings(half),
+                "rubric": services.marked_rubric(half),
             }
             for number, half in enumerate(halves, start=1)
         ],

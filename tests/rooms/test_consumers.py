@@ -245,3 +245,25 @@ def test_a_connection_that_keeps_flooding_is_closed(room, candidate, connect, fr
         assert closed == {"type": "websocket.close", "code": consumers.CLOSE_FLOODING}
 
     run(scenario)
+
+
+def test_only_the_interviewer_marks_the_rubric_and_a_bad_mark_is_refused(room, interviewer, candidate, connect):
+    ivy, cand = connect(interviewer, room), connect(candidate, room)
+
+    async def scenario():
+        await hello(ivy)
+        await hello(cand)
+        await cand.send_json_to({"type": "mark", "point": 0, "mark": 2})
+        assert (await cand.receive_json_from())["message"] == "Only the interviewer marks the rubric."
+        await ivy.send_json_to({"type": "mark", "point": 1, "mark": 2})
+        assert (await ivy.receive_json_from())["message"] == "A mark names a rubric point from 0 to 0."
+        await ivy.send_json_to({"type": "mark", "point": 0, "mark": 5})
+        assert (await ivy.receive_json_from())["message"] == "A mark is 0 (not met), 1 (partly) or 2 (met)."
+        await ivy.send_json_to({"type": "mark", "point": 0, "mark": 1})
+        assert await ivy.receive_json_from() == {"event": "mark_saved", "point": 0}
+        await ivy.disconnect()
+        await cand.disconnect()
+
+    run(scenario)
+    room.refresh_from_db()
+    assert room.rubric_marks == {"0": 1}

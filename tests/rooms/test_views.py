@@ -79,3 +79,16 @@ def test_closing_the_candidates_account_keeps_the_rooms_step_log_whole(room, can
     candidate.delete()
     room.refresh_from_db()
     assert (room.candidate, room.version, room.steps.count()) == (None, 1, 1)
+
+
+def test_the_interviewer_marks_the_rubric_beside_the_editor_and_the_report_shows_the_marks(
+    client, room, interviewer, candidate
+):
+    client.force_login(interviewer)
+    assert 'data-mark-point="0"' in client.get(room.get_absolute_url()).content.decode()
+    services.save_mark(interviewer, room, 0, 1)
+    services.end(interviewer, room)
+    report = client.get(reverse("rooms:report", args=[room.public_id])).content.decode()
+    assert "Vectorises the loop: <strong>Partly</strong>" in report
+    client.force_login(candidate)
+    assert "Vectorises the loop" not in client.get(reverse("rooms:report", args=[room.public_id])).content.decode()
