@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from submissions.services.queueing import submission_progress
 from submissions.speed import submission_speed
 
-from . import broadcast, peers, services
+from . import broadcast, peers, playback, services
 from .broadcast import grading_message
 from .models import RubricMark
 
@@ -140,7 +140,7 @@ def grading(request, public_id, submission_id):
 @login_required
 @require_GET
 def report(request, public_id):
-    """The interview's record: the final program, every grading, and (for the interviewer) the notes
+    """The interview's record: the final program and its playback, every grading, and (for the interviewer) the notes
     and rubric marks;
     a peer interview's, each half's, its notes for whoever interviewed in it."""
     room = _room_or_404(request.user, public_id)
@@ -148,18 +148,17 @@ def report(request, public_id):
     if halves[-1].is_open:  # a peer interview's second half goes on after the first has ended
         messages.info(request, "The report is written when the interviewer ends the interview.")
         return redirect(halves[-1])
-    context = {
-        "room": halves[0],
-        "halves": [
-            {
-                "number": number,
-                "room": half,
-                "question": half.question,
-                "is_interviewer": request.user.pk == half.interviewer_id,
-                "gradings": services.room_gradings(half),
-                "rubric": services.marked_rubric(half),
-            }
-            for number, half in enumerate(halves, start=1)
-        ],
-    }
+    parts = [
+        {
+            "number": number,
+            "room": half,
+            "question": half.question,
+            "is_interviewer": request.user.pk == half.interviewer_id,
+            "gradings": services.room_gradings(half),
+            "rubric": services.marked_rubric(half),
+            "playback": playback.playback(half, number),
+        }
+        for number, half in enumerate(halves, start=1)
+    ]
+    context = {"room": halves[0], "halves": parts, "playback": [part["playback"] for part in parts]}
     return render(request, "rooms/report.html", context)
