@@ -8,7 +8,7 @@ from rest_framework.validators import ProhibitSurrogateCharactersValidator
 
 from submissions import comparison
 from grader.grading import exercise_limits
-from grader.harness import custom_input as custom_inputs
+from grader.harness import input_rules as custom_inputs
 from submissions.models import Purpose
 from submissions.states import Status, Verdict
 from questions.models import Difficulty, Kind

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import harness, roofline
 from .errors import PlatformError
+from .harness.input_rules import quick_check_sizes
 from .harness.protocol import ProgressReader, format_stdin, parse_report
 from .sandbox import Limits, resolve_backend
 from .sandbox.cpuslots import claim_runner_cpus
@@ -148,10 +149,6 @@ def build_job(exercise, mode, custom_input=None):
     and the harness checks it (grader/harness/custom_input.py)."""
     if custom_input is not None and mode != "check":
         raise ValueError("a custom input is run in check mode only")
-    # Imported here: the harness's module needs NumPy, which the web and worker image lacks
-    # (tests/grader/test_host_side_imports.py).
-    from .harness.custom_input import quick_check_sizes
-
     spec = exercise.spec
     check_sizes = quick_check_sizes(spec)
     return {

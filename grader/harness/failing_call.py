@@ -11,7 +11,6 @@ SHOWN_ELEMENTS are described by dtype and shape instead; at that size a
 learner reruns the reference on an input of their own.
 """
 
-import ast
 import math
 
 import numpy as np
@@ -23,20 +22,6 @@ DESCRIBED = " (too large to list)"
 #: Any one argument's text is cut to this many characters (a huge int, say).
 MAX_CHARS = 600
 CUT = " … (cut short)"
-
-
-def parameter_names(source, entry_point):
-    """The parameter names of `entry_point` in `source` (the trusted reference),
-    read without running it; empty when there is no such function."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return []
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == entry_point:
-            arguments = node.args
-            return [argument.arg for argument in arguments.posonlyargs + arguments.args]
-    return []
 
 
 def call_fields(args, names):

@@ -37,7 +37,19 @@ import types
 
 import numpy as np
 
-from . import HARNESS_VERSION, compare, custom_input, feedback, failing_call, imports, ipc, per_size, procs, stats
+from . import (
+    HARNESS_VERSION,
+    compare,
+    custom_input,
+    feedback,
+    failing_call,
+    imports,
+    input_rules,
+    ipc,
+    per_size,
+    procs,
+    stats,
+)
 from .gpu import MemoryProbe
 from .job import JobError, load_job
 from .measure import on_tmpfs
@@ -286,7 +298,7 @@ class Grading:
             raise Finished(problem.verdict, problem.message, failure, problem.hint)
         self.sources = {"reference": self.files["reference.py"], "submission": source}
         self.inputs = _load_trusted_module(self.files["inputs.py"], "inputs.py", "hotpath_inputs")
-        self.parameter_names = failing_call.parameter_names(self.files["reference.py"], self.job.entry_point)
+        self.parameter_names = input_rules.parameter_names(self.files["reference.py"], self.job.entry_point)
         self.check = None
         if self.files.get("check.py"):
             self.check = getattr(

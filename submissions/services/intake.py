@@ -10,8 +10,8 @@ from django.http import HttpRequest
 from django_ratelimit.core import is_ratelimited
 
 from accounts.verification import is_verified, where_mail_arrives
-from grader.harness import custom_input as custom_inputs
-from grader.harness.failing_call import parameter_names
+from grader.harness import input_rules as custom_inputs
+from grader.harness.input_rules import parameter_names
 from questions.models import Question
 from questions.text import unix_newlines
 

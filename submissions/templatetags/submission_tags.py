@@ -6,8 +6,7 @@ from django import template
 
 from accounts.verification import unverified_coding_notice
 from grader.grading import exercise_limits as clamped_limits
-from grader.harness.custom_input import quick_check_sizes
-from grader.harness.failing_call import parameter_names
+from grader.harness.input_rules import parameter_names, quick_check_sizes
 from questions.services.drafts import draft_text
 from submissions.services import gpu_workers, listing
 from submissions.states import Speed

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from grader import grading
-from grader.harness import custom_input
-from grader.harness.custom_input import Refused
+from grader.harness import custom_input, input_rules
+from grader.harness.input_rules import Refused
 from tests.grader.conftest import TINY_FILES, TINY_SPEC
 
 from .jobs import VECTOR_SOLUTION, run_job
@@ -78,16 +78,16 @@ def top_k_job(tmp_path, submission, custom):
 )
 def test_clean_refuses_with_a_message(raw, words):
     with pytest.raises(Refused, match=None) as refused:
-        custom_input.clean(raw, max_size=400, arity=2)
+        input_rules.clean(raw, max_size=400, arity=2)
     assert words in str(refused.value)
 
 
 def test_clean_gives_one_form():
-    assert custom_input.clean({"size": 0}, 400) == {"size": 0, "seed": None, "args": None}
-    assert custom_input.clean({"seed": 7}, 400) == {"size": None, "seed": 7, "args": None}
-    assert custom_input.clean({"args": [[1, 2], 3]}, 400, arity=2)["args"] == [[1, 2], 3]
-    filled = custom_input.sized_input({"size": None, "seed": None, "args": None}, CHECK_SIZES)
-    assert filled["size"] == 400 and 0 <= filled["seed"] <= custom_input.MAX_SEED
+    assert input_rules.clean({"size": 0}, 400) == {"size": 0, "seed": None, "args": None}
+    assert input_rules.clean({"seed": 7}, 400) == {"size": None, "seed": 7, "args": None}
+    assert input_rules.clean({"args": [[1, 2], 3]}, 400, arity=2)["args"] == [[1, 2], 3]
+    filled = input_rules.sized_input({"size": None, "seed": None, "args": None}, CHECK_SIZES)
+    assert filled["size"] == 400 and 0 <= filled["seed"] <= input_rules.MAX_SEED
 
 
 def test_literal_values_take_the_exercises_types():

@@ -5,7 +5,7 @@ rebuilds its arguments exactly, so the learner can make the same call again
 import numpy as np
 import pytest
 
-from grader.harness import failing_call
+from grader.harness import failing_call, input_rules
 
 from .jobs import FLOAT_INPUTS, run_job
 
@@ -85,9 +85,9 @@ def test_parameter_names_come_from_the_reference_without_running_it():
     source = (
         "raise SystemExit('never run')\ndef helper(a):\n    pass\ndef transform(x, /, w, *rest, scale=1.0):\n    pass\n"
     )
-    assert failing_call.parameter_names(source, "transform") == ["x", "w"]  # the grader passes arguments by position
-    assert failing_call.parameter_names(source, "missing") == []
-    assert failing_call.parameter_names("def (:", "transform") == []
+    assert input_rules.parameter_names(source, "transform") == ["x", "w"]  # the grader passes arguments by position
+    assert input_rules.parameter_names(source, "missing") == []
+    assert input_rules.parameter_names("def (:", "transform") == []
 
 
 EDGE_INPUTS = (
