@@ -4,9 +4,10 @@
 // its unconfirmed steps on top of the version it has, takes every accepted step from the
 // room (its own come back as confirmations), and rebases what it has not sent yet on steps
 // it missed (@codemirror/collab). After a dropped connection or a reload it asks for the
-// steps since its version, so no accepted text is lost. Cursors, gradings, notes, rubric marks and the
-// end of the interview (or, in a peer interview, the swap of roles that moves both people
-// to its second half) travel over the same socket.
+// steps since its version, so no accepted text is lost. Cursors, gradings, notes, rubric
+// marks, a move to the next question (its reset of the code is a step like any other) and the
+// end of the interview (or, in a peer interview, the swap of roles that moves both people to
+// its second half) travel over the same socket.
 import { basicSetup, EditorView } from "codemirror";
 import { collab, getClientID, getSyncedVersion, receiveUpdates, sendableUpdates } from "@codemirror/collab";
 import { indentWithTab } from "@codemirror/commands";
@@ -126,6 +127,8 @@ class Room {
       mark_saved: () => setText("room-marks-status", "Mark saved."),
       ended: () => { location.href = message.report_url; },
       swapped: () => { location.href = message.room_url; },
+      // The reset step came just before: reloading shows the new question's prompt and rubric.
+      moved: () => { location.reload(); },
       error: () => { this.pushing = false; showError(message.message); },
     }[message.event];
     if (handler) handler();
@@ -229,7 +232,7 @@ class Room {
   }
 
   setControls(enabled) {
-    document.querySelectorAll("[data-grade], #room-end, #room-swap").forEach((button) => { button.disabled = !enabled; });
+    document.querySelectorAll("[data-grade], #room-end, #room-swap, #room-move").forEach((button) => { button.disabled = !enabled; });
   }
 
   // A grading started by either person: listed for both, its progress polled until its result.
@@ -310,6 +313,16 @@ function init() {
   if (end) {
     end.addEventListener("click", () => {
       if (window.confirm("End the interview? The room becomes read-only and its report is written.")) room.send({ type: "end" });
+    });
+  }
+  const move = document.getElementById("room-move");
+  if (move) {
+    move.addEventListener("click", () => {
+      const next = document.getElementById("room-next-question");
+      const title = next.options[next.selectedIndex].text;
+      if (window.confirm(`Move to "${title}"? The code starts again from its starter; this question's code stays in the report.`)) {
+        room.send({ type: "move", question: next.value });
+      }
     });
   }
   const swap = document.getElementById("room-swap");

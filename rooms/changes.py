@@ -14,6 +14,11 @@ def _code_units(text):
     return text.encode("utf-16-le")
 
 
+def code_units(text):
+    """The text's length as CodeMirror counts it: in UTF-16 code units."""
+    return len(_code_units(text)) // 2
+
+
 def apply_changes(text, changes):
     """The text after `changes` (a ChangeSet's JSON); BadChanges when they do not fit it."""
     if not isinstance(changes, list):

@@ -153,6 +153,13 @@ class RoomConsumer(JsonWebsocketConsumer):
         services.save_mark(self.user, self._fresh_room(), point, content.get("mark"))
         self.send_json({"event": "mark_saved", "point": point})
 
+    def move(self, content):
+        """The interviewer moves the room to another question: the step that resets the document
+        goes to both editors like any other, then both pages load the new question."""
+        room, step, made_on = services.move_to_question(self.user, self._fresh_room(), content.get("question"))
+        broadcast.send(room, {"event": "steps", "version": made_on, "updates": [step]})
+        broadcast.send(room, {"event": "moved", "title": room.question.title})
+
     def end(self, content):
         room = services.end(self.user, self._fresh_room())
         broadcast.send(room, {"event": "ended", "report_url": reverse("rooms:report", args=[room.public_id])})
@@ -169,6 +176,7 @@ class RoomConsumer(JsonWebsocketConsumer):
         "grade": grade,
         "notes": notes,
         "mark": mark,
+        "move": move,
         "end": end,
         "swap": swap,
     }

@@ -127,3 +127,24 @@ class RoomGrading(models.Model):
 
     class Meta:
         ordering = ["created_at"]
+
+
+class RoomQuestion(models.Model):
+    """A question the room has moved on from: what the report shows of it. The room's own
+    question, exercise, text and marks are always the current question's; moving on records
+    them here and resets the document to the next exercise's starter with one more step, so the
+    step log stays one sequence and versions `first_version`..`last_version` are this question's."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="past_questions")
+    question = models.ForeignKey("questions.Question", on_delete=models.CASCADE, related_name="+")
+    exercise = models.ForeignKey("questions.ExerciseVersion", on_delete=models.CASCADE, related_name="+")
+    #: The document was the exercise's starter at `first_version` and `text` at `last_version`.
+    first_version = models.PositiveIntegerField()
+    last_version = models.PositiveIntegerField()
+    text = models.TextField()
+    rubric_marks = models.JSONField(default=dict, blank=True)
+    #: When the room moved on: the gradings started before it (and after the previous move) are this question's.
+    left_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["room", "first_version"]

@@ -35,6 +35,10 @@ def frames(room, start_text, first_version=0, last_version=None):
     return snapshots
 
 
-def playback(room, track):
-    """The room's one track, numbered `track`, replayed from its exercise's starter code."""
-    return {"question": track, "frames": frames(room, room.exercise.starter_code)}
+def playback(room, part, track):
+    """One of the room's questions (a part from rooms.services.questions_of) as the track named
+    `track`: replayed from its exercise's starter over its versions of the step log."""
+    return {
+        "question": track,
+        "frames": frames(room, part["exercise"].starter_code, part["first_version"], part["last_version"]),
+    }

@@ -1,5 +1,6 @@
 """What a room does: open one, let the candidate in through the invitation, take edits
-on the authoritative step log, grade the shared program, keep the notes, end it.
+on the authoritative step log, grade the shared program, keep the notes and rubric marks,
+move on to the next question, end it.
 
 Every function that acts for someone takes the user and checks them against the room:
 views and the websocket consumer only pass requests through. A refusal raises
@@ -18,8 +19,8 @@ from questions.models import Kind, Question
 from submissions.models import Purpose
 from submissions.services.intake import submit_practice
 
-from .changes import BadChanges, apply_changes
-from .models import Room, RoomGrading, RoomState, RoomStep, RubricMark
+from .changes import BadChanges, apply_changes, code_units
+from .models import Room, RoomGrading, RoomQuestion, RoomState, RoomStep, RubricMark
 
 #: Steps one push may carry: an editor sends what was typed since its last confirmed push.
 MAX_STEPS_PER_PUSH = 100
@@ -31,12 +32,23 @@ class RoomRefused(Exception):
     """Something a room does not allow this person, now; str() says why."""
 
 
-def open_room(interviewer, question_slug):
-    """A new room on a live coding exercise, its document the exercise's starter code."""
-    question = Question.objects.public().live().filter(slug=question_slug, kind=Kind.CODING).first()
+def live_exercises():
+    """The questions a room may be on: public, live coding exercises, by title."""
+    return Question.objects.public().live().filter(kind=Kind.CODING).order_by("title")
+
+
+def _live_exercise(question_slug):
+    """(question, its current exercise) for a live coding exercise's slug; RoomRefused otherwise."""
+    question = live_exercises().filter(slug=question_slug).first()
     exercise = question.current_exercise() if question else None
     if exercise is None:
         raise RoomRefused("There is no live coding exercise by that name.")
+    return question, exercise
+
+
+def open_room(interviewer, question_slug):
+    """A new room on a live coding exercise, its document the exercise's starter code."""
+    question, exercise = _live_exercise(question_slug)
     return Room.objects.create(
         question=question, exercise=exercise, interviewer=interviewer, text=exercise.starter_code, **new_invitation()
     )
@@ -216,12 +228,92 @@ def save_mark(user, room, point, mark):
 
 
 def marked_rubric(room):
-    """The question's rubric points in order, each with the room's mark (None when unmarked)."""
-    marks = room.rubric_marks or {}
+    """The current question's rubric points in order, each with the room's mark (None when unmarked)."""
+    return _marked(room.question, room.rubric_marks)
+
+
+def _marked(question, marks):
+    marks = marks or {}
     return [
         {"index": index, "point": point, "mark": RubricMark(marks[str(index)]) if str(index) in marks else None}
-        for index, point in enumerate(room.question.rubric or [])
+        for index, point in enumerate(question.rubric or [])
     ]
+
+
+def move_to_question(user, room, question_slug):
+    """Move the room on to another live coding exercise (the interviewer only; not in a peer
+    interview, whose questions are drawn so the candidate has not met them). The current
+    question's code and marks are kept as a RoomQuestion; the document becomes the new
+    exercise's starter through one step that replaces it all, appended to the log like any
+    edit, so both editors follow. Returns (the room, that step as the editors receive it,
+    the version it was made on)."""
+    if user.pk != room.interviewer_id:
+        raise RoomRefused("Only the interviewer moves the room to another question.")
+    if room.is_peer:
+        raise RoomRefused("A peer interview keeps the questions it drew.")
+    question, exercise = _live_exercise(question_slug)
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(pk=room.pk)
+        _open_for(user, room)
+        if exercise.pk == room.exercise_id:
+            raise RoomRefused("The room is on that question already.")
+        previous = room.past_questions.order_by("-last_version").first()
+        RoomQuestion.objects.create(
+            room=room,
+            question_id=room.question_id,
+            exercise_id=room.exercise_id,
+            first_version=previous.last_version + 1 if previous else 0,
+            last_version=room.version,
+            text=room.text,
+            rubric_marks=room.rubric_marks,
+            left_at=timezone.now(),
+        )
+        step = {"changes": [[code_units(room.text), *exercise.starter_code.split("\n")]], "clientID": "server"}
+        RoomStep.objects.create(
+            room=room, version=room.version, changes=step["changes"], client_id=step["clientID"], author=user
+        )
+        made_on = room.version
+        room.question, room.exercise, room.text = question, exercise, exercise.starter_code
+        room.version += 1
+        room.rubric_marks = {}
+        room.save(update_fields=["question", "exercise", "text", "version", "rubric_marks"])
+    return room, step, made_on
+
+
+def questions_of(room):
+    """Each question the room was on, in order, the current one last: its question and exercise,
+    final code, first and last version in the step log, rubric marks and gradings."""
+    past = list(room.past_questions.select_related("question", "exercise").order_by("first_version"))
+    parts, since = [], None
+    for number, item in enumerate(past, start=1):
+        gradings = room_gradings(room).filter(created_at__lt=item.left_at)
+        parts.append(
+            {
+                "number": number,
+                "question": item.question,
+                "exercise": item.exercise,
+                "text": item.text,
+                "first_version": item.first_version,
+                "last_version": item.last_version,
+                "rubric": _marked(item.question, item.rubric_marks),
+                "gradings": gradings.filter(created_at__gte=since) if since else gradings,
+            }
+        )
+        since = item.left_at
+    gradings = room_gradings(room)
+    parts.append(
+        {
+            "number": len(past) + 1,
+            "question": room.question,
+            "exercise": room.exercise,
+            "text": room.text,
+            "first_version": past[-1].last_version + 1 if past else 0,
+            "last_version": room.version,
+            "rubric": marked_rubric(room),
+            "gradings": gradings.filter(created_at__gte=since) if since else gradings,
+        }
+    )
+    return parts
 
 
 def end(user, room):

@@ -98,6 +98,9 @@ def room(request, public_id):
         "gradings": [grading_message(grading) for grading in services.room_gradings(room)],
         "rubric": services.marked_rubric(room) if is_interviewer else [],
         "marks": RubricMark.choices,
+        "next_questions": services.live_exercises().exclude(pk=room.question_id)
+        if is_interviewer and not room.is_peer
+        else [],
     }
     return render(request, "rooms/room.html", context)
 
@@ -148,17 +151,23 @@ def report(request, public_id):
     if halves[-1].is_open:  # a peer interview's second half goes on after the first has ended
         messages.info(request, "The report is written when the interviewer ends the interview.")
         return redirect(halves[-1])
-    parts = [
-        {
-            "number": number,
-            "room": half,
-            "question": half.question,
-            "is_interviewer": request.user.pk == half.interviewer_id,
-            "gradings": services.room_gradings(half),
-            "rubric": services.marked_rubric(half),
-            "playback": playback.playback(half, number),
-        }
-        for number, half in enumerate(halves, start=1)
-    ]
-    context = {"room": halves[0], "halves": parts, "playback": [part["playback"] for part in parts]}
+    halves_shown = []
+    for number, half in enumerate(halves, start=1):
+        parts = services.questions_of(half)
+        for part in parts:
+            part["playback"] = playback.playback(half, part, f"{number}-{part['number']}")
+        halves_shown.append(
+            {
+                "number": number,
+                "room": half,
+                "question": half.question,
+                "is_interviewer": request.user.pk == half.interviewer_id,
+                "parts": parts,
+                # A peer half's headings sit under its own; several questions' under each question's.
+                "level": 3 if half.is_peer else 2,
+                "sub": (3 if half.is_peer else 2) + (len(parts) > 1),
+            }
+        )
+    tracks = [part["playback"] for half in halves_shown for part in half["parts"]]
+    context = {"room": halves[0], "halves": halves_shown, "playback": tracks}
     return render(request, "rooms/report.html", context)

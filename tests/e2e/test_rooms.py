@@ -2,7 +2,8 @@
 other's named cursor, a quick check one starts shows on the other's page, a reload keeps
 the text, and a connection cut while the other person types reconnects with nothing lost;
 a peer interview whose two learners swap roles, each seeing the rubric only while
-interviewing. The room needs websockets, so the site is served here by uvicorn (ASGI) on
+interviewing; an interviewer who marks the rubric and moves both editors to the next
+question. The room needs websockets, so the site is served here by uvicorn (ASGI) on
 loopback, on the test database, instead of pytest-django's WSGI live server."""
 
 import re
@@ -343,3 +344,40 @@ def test_two_learners_swap_roles_and_each_sees_the_rubric_only_while_interviewin
     violations = [*serious_violations(ivy, axe, "light"), *serious_violations(ivy, axe, "dark")]
     assert violations == [], "\n".join(violations)
     assert ivy.errors == [] and pat.errors == []
+
+
+def test_the_interviewer_marks_the_rubric_and_moves_both_people_to_the_next_question(signed_in_page, make_user):
+    Question.objects.filter(slug=EXERCISE).update(rubric=["Vectorises the loop"])  # the bank's coding ones have none
+    ivy = signed_in_page(make_user("ivy"))
+    cand = signed_in_page(make_user("cand"))
+    ivy.goto(Question.objects.get(slug=EXERCISE).get_absolute_url())
+    ivy.get_by_role("button", name="Open a live interview room").click()
+    cand.goto(ivy.locator("#room-invite-link").input_value())
+    for page, name in ((ivy, "ivy"), (cand, "cand")):
+        expect(page.locator("#room-connection")).to_have_text(f"Connected as {name}.")
+    expect(cand.locator("#room-next-question")).to_have_count(0)
+    shared_code(cand).click()
+    cand.keyboard.press("Control+End")
+    cand.keyboard.type("\n# first answer")
+    expect(shared_code(ivy)).to_contain_text("# first answer")
+    ivy.locator("#room-mark-0").select_option(label="Met")
+    expect(ivy.locator("#room-marks-status")).to_have_text("Mark saved.")
+
+    slug = ivy.locator("#room-next-question").input_value()
+    starter = Question.objects.get(slug=slug).current_exercise().starter_code
+    ivy.on("dialog", lambda dialog: dialog.accept())
+    ivy.get_by_role("button", name="Move to this question").click()
+    title = Question.objects.get(slug=slug).title
+    for page, name in ((ivy, "ivy"), (cand, "cand")):
+        expect(page.get_by_role("heading", level=1)).to_have_text(f"Interview: {title}")
+        expect(page.locator("#room-connection")).to_have_text(f"Connected as {name}.")
+        assert document_text(page) == starter
+
+    ivy.get_by_role("button", name="End interview").click()
+    for page in (ivy, cand):
+        expect(page.get_by_role("heading", name=re.compile("^Question 2: "))).to_be_visible()
+        expect(page.locator("#room-question-1-1 .room-final-code")).to_contain_text("# first answer")
+        expect(page.locator("#room-question-1-1 .playback-slider")).to_be_visible()
+    expect(ivy.locator("#room-question-1-1 .room-rubric-marks")).to_contain_text("Met")
+    expect(cand.locator(".room-rubric-marks")).to_have_count(0)
+    assert ivy.errors == [] and cand.errors == []

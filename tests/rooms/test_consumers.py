@@ -4,9 +4,11 @@ server checks on each message, and the step log that survives a reconnection."""
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.urls import reverse
 from django.utils import timezone
 
-from rooms import services
+from questions.models import ExerciseVersion, Kind, Question
+from rooms import playback, services
 from rooms.consumers import CLOSE_REFUSED
 from rooms.models import Room, RoomGrading
 from submissions.models import Submission
@@ -267,3 +269,60 @@ def test_only_the_interviewer_marks_the_rubric_and_a_bad_mark_is_refused(room, i
     run(scenario)
     room.refresh_from_db()
     assert room.rubric_marks == {"0": 1}
+
+
+def test_the_interviewer_moves_both_editors_to_the_next_question_and_the_report_keeps_the_first(
+    room, interviewer, candidate, connect, exercise, client
+):
+    second = ExerciseVersion.objects.create(
+        question=Question.objects.create(
+            slug="sum-values",
+            title="Sum the values",
+            topic=exercise.question.topic,
+            difficulty="easy",
+            kind=Kind.CODING,
+            prompt="Sum them.",
+            rubric=["Uses the built-in sum"],
+        ),
+        number=1,
+        spec=exercise.spec,
+        reference_code="def total(values):\n    return sum(values)\n",
+        starter_code="def total(values):\n    pass\n",
+        inputs_code=exercise.inputs_code,
+        solution_code="def total(values):\n    return sum(values)\n",
+        content_hash="hash-2",
+    )
+    services.save_mark(interviewer, room, 0, 2)
+    ivy, cand = connect(interviewer, room), connect(candidate, room)
+
+    async def scenario():
+        await hello(ivy)
+        await hello(cand)
+        await cand.send_json_to({"type": "push", "version": 0, "updates": [insert_at_end(STARTER, "# é", "c")]})
+        for side in (ivy, cand):
+            await side.receive_json_from()
+        await cand.send_json_to({"type": "move", "question": "sum-values"})
+        assert (await cand.receive_json_from())["message"] == "Only the interviewer moves the room to another question."
+        await ivy.send_json_to({"type": "move", "question": "no-such-question"})
+        assert (await ivy.receive_json_from())["message"] == "There is no live coding exercise by that name."
+        await ivy.send_json_to({"type": "move", "question": "sum-values"})
+        for side in (ivy, cand):
+            reset = await side.receive_json_from()
+            assert (reset["event"], reset["version"], reset["updates"][0]["clientID"]) == ("steps", 1, "server")
+            assert (await side.receive_json_from()) == {"event": "moved", "title": "Sum the values"}
+        await ivy.disconnect()
+        await cand.disconnect()
+
+    run(scenario)
+    room.refresh_from_db()
+    assert (room.exercise, room.text, room.version, room.rubric_marks) == (second, second.starter_code, 2, {})
+    first = room.past_questions.get()
+    assert (first.exercise, first.text, first.rubric_marks) == (exercise, STARTER + "# é", {"0": 2})
+    services.end(interviewer, room)
+    client.force_login(interviewer)
+    report = client.get(reverse("rooms:report", args=[room.public_id])).content.decode()
+    assert "Question 1: " in report and "Question 2: " in report
+    assert "# é" in report and "Vectorises the loop: <strong>Met</strong>" in report
+    for part, starter in zip(services.questions_of(room), (STARTER, second.starter_code), strict=True):
+        frames = playback.playback(room, part, "track")["frames"]
+        assert (frames[0]["code"], frames[-1]["code"]) == (starter, part["text"])
