@@ -20,7 +20,7 @@ def quick_check_sizes(spec):
     """The sizes a quick check runs, from an exercise's front matter (`spec`): its
     `check_sizes`, else its first benchmark size. The largest is the largest size
     a learner's own input may have."""
-    return list(spec.get("check_sizes") or spec["sizes"][:1])
+    return list(spec.get("check_sizes") or spec.get("sizes", [])[:1])
 
 
 class Refused(ValueError):

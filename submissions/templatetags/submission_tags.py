@@ -61,7 +61,7 @@ def exercise_limits(exercise):
 def custom_input_rules(exercise):
     """What "Run my input" takes on this exercise: the largest size, and the entry point's parameters."""
     return {
-        "max_size": max(quick_check_sizes(exercise.spec)),
+        "max_size": max(quick_check_sizes(exercise.spec), default=0),
         "parameters": parameter_names(exercise.reference_code, exercise.spec["entry_point"]),
     }
 

@@ -40,7 +40,8 @@ def test_no_gpu_worker_warns_and_disables_submitting(candidate_client, gpu_exerc
         assert message in html and ("once a GPU worker is back" in html) == (
             message == gpu_workers.NO_GPU_WORKER_MESSAGE
         )
-        assert len(buttons(html)) == 2 and all(" disabled" in line for line in buttons(html))
+        # Submit, Run on small inputs and Run my input: none can be used.
+        assert len(buttons(html)) == 3 and all(" disabled" in line for line in buttons(html))
         response = candidate_client.post(submit, {"code": CODE, "purpose": "practice"})
         assert response.status_code == 400 and message in response.content.decode()
         assert not Submission.objects.exists()
