@@ -148,7 +148,7 @@ def _resampled_pairs(rng, count, runs):
         for _ in range(own.size):
             within = (rng.random(BOOTSTRAP_RESAMPLES) * sizes[chosen]).astype(np.int64)
             columns.append(flat[starts[chosen] + within])
-    return np.stack(columns, axis=-1)
+    return np.column_stack(columns)
 
 
 def precise_enough(reference_times, submission_times, overhead_times, half_width, runs=None):

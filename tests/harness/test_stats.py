@@ -174,3 +174,16 @@ def test_five_runs_of_three_pairs_cover_the_next_grading():
         in_one += low <= 100 <= high
     assert in_runs >= 18
     assert in_one <= 10
+
+
+def test_each_place_draws_all_its_pairs_from_one_run():
+    """The second stage resamples within the run drawn for a place: a row never
+    mixes two runs' pairs in one place, and every run can be drawn."""
+    runs = [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    picks = stats._resampled_pairs(np.random.default_rng(1), len(runs), runs)
+    assert picks.shape == (stats.BOOTSTRAP_RESAMPLES, len(runs))
+    labels = np.asarray(runs)[picks]
+    for place in range(3):
+        block = labels[:, 3 * place : 3 * place + 3]
+        assert (block == block[:, :1]).all()
+    assert set(np.unique(labels[:, 0])) == {0, 1, 2}
