@@ -300,24 +300,54 @@ def send_signal(pids, signum):
             pass
 
 
+def _switches(status):
+    """Times a thread has left its CPU, from its /proc status text."""
+    total = 0
+    for line in status.splitlines():
+        if line.startswith((b"voluntary_ctxt_switches:", b"nonvoluntary_ctxt_switches:")):
+            total += int(line.split()[1])
+    return total
+
+
+def _thread_stopped(pid, tid):
+    """Whether thread `tid` of `pid` is stopped and off its CPU (or gone).
+
+    A thread shows "stopped" a few instructions before it leaves its CPU, and the
+    CPU time it ran since the scheduler last counted (up to a tick, longer where a
+    hypervisor takes the virtual CPU in between) is added only then: a snapshot
+    taken in that window makes a paused process look as if it ran later. A thread
+    is off its CPU when it has arrived on one (schedstat's third field) as often as
+    it has left one (status's context switches); the status is read first, so the
+    two agree only if no arrival happened in between."""
+    try:
+        status = _read(f"/proc/{pid}/task/{tid}/status")
+        arrivals = int(_read(f"/proc/{pid}/task/{tid}/schedstat").split()[2])
+    except FileNotFoundError:
+        return True
+    except (OSError, IndexError, ValueError):
+        return False
+    state = status[status.index(b"State:") + 6 :].split()[0].decode("ascii", "replace")
+    if state in "ZX":
+        return True
+    # No scheduler statistics (schedstat all zeros): the state is all there is to go on.
+    return state in STOPPED_STATES and (arrivals == _switches(status) or arrivals == 0)
+
+
 def _stopped(pid):
-    """Whether every thread of `pid` is stopped (or gone): a group stop reaches
-    each thread on its own, and a process whose main thread has exited shows
-    that thread as a zombie while the others may still run."""
+    """Whether every thread of `pid` is stopped and off its CPU (or gone): a group
+    stop reaches each thread on its own, and a process whose main thread has
+    exited shows that thread as a zombie while the others may still run."""
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return True
-    for tid in tids:
-        facts = read_stat(f"{pid}/task/{tid}")
-        if facts is not None and facts[0] not in STOPPED_STATES:
-            return False
-    return True
+    return all(_thread_stopped(pid, tid) for tid in tids)
 
 
 def wait_until_stopped(pids, timeout_s=FREEZE_CONFIRM_S):
-    """SIGSTOP takes effect asynchronously; wait until the kernel shows it.
-    True when every process in `pids` is confirmed stopped."""
+    """SIGSTOP takes effect asynchronously; wait until the kernel shows it and
+    every thread has left its CPU (`_thread_stopped`). True when every process
+    in `pids` is confirmed stopped."""
     deadline = time.monotonic() + timeout_s
     pending = set(pids)
     while pending:

@@ -43,6 +43,47 @@ def test_a_confirmed_freeze_stops_every_thread(sleeper):
     procs.resume_tree(sleeper.pid)
 
 
+def fake_thread(monkeypatch, state, arrivals, voluntary, involuntary):
+    """/proc as it reads for one thread of process 4242: its status, then its schedstat."""
+    status = f"Name:\tpython\nState:\t{state}\nvoluntary_ctxt_switches:\t{voluntary}\n"
+    status += f"nonvoluntary_ctxt_switches:\t{involuntary}\n"
+    files = {
+        "/proc/4242/task/4242/status": status.encode(),
+        "/proc/4242/task/4242/schedstat": f"9 1 {arrivals}\n".encode(),
+    }
+    monkeypatch.setattr(procs, "_read", lambda path: files[path])
+    monkeypatch.setattr(procs.os, "listdir", lambda path: ["4242"])
+
+
+def test_a_thread_that_shows_stopped_but_is_still_on_its_cpu_is_not_yet_stopped(monkeypatch):
+    """A snapshot taken while a thread shows "stopped" but has not yet left its CPU
+    misses the time it ran before (counted only when it leaves): honest code then
+    looked as if a paused process of it ran during the other side's call."""
+    fake_thread(monkeypatch, "T (stopped)", arrivals=12, voluntary=7, involuntary=4)
+    assert not procs._stopped(4242)
+    fake_thread(monkeypatch, "T (stopped)", arrivals=12, voluntary=8, involuntary=4)
+    assert procs._stopped(4242)
+    fake_thread(monkeypatch, "R (running)", arrivals=12, voluntary=8, involuntary=4)
+    assert not procs._stopped(4242)
+
+
+def test_a_busy_process_is_stopped_only_once_off_its_cpu_and_then_shows_no_run():
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.2)
+        assert not procs._stopped(spinner.pid)
+        for _ in range(50):
+            procs.freeze_all_except(None)
+            snapshot = procs.paused_snapshot()
+            time.sleep(0.002)
+            assert procs.ran_while_paused(snapshot) is None
+            procs.resume_tree(spinner.pid)
+            time.sleep(0.002)
+    finally:
+        spinner.kill()
+        spinner.wait()
+
+
 def one_cpu_check(cpu_seconds, wall_seconds, call_seconds=None):
     outcome = CallOutcome(
         "ok",

@@ -228,8 +228,8 @@ def baseline(exercise, sandbox_backend):
     as-is (about 1x by construction) and the in-place model solution."""
     chain = grade(exercise, exercise.files["reference.py"], backend=sandbox_backend)
     solution = grade(exercise, exercise.files["solution.py"], backend=sandbox_backend)
-    assert chain["verdict"] == V.ACCEPTED, chain
-    assert solution["verdict"] == V.ACCEPTED, solution
+    assert chain["verdict"] == V.ACCEPTED, chain.get("message")
+    assert solution["verdict"] == V.ACCEPTED, solution.get("message")
     return {"chain": chain, "solution": solution}
 
 

@@ -352,7 +352,7 @@ def test_plausible_wrong_answer_is_not_accepted(case):
 def test_model_solution_passes_the_check(slug):
     exercise = bank_exercise(slug)
     report = grading.grade(exercise, exercise.files["solution.py"], mode="check")
-    assert report["verdict"] == Verdict.ACCEPTED, report
+    assert report["verdict"] == Verdict.ACCEPTED, report.get("message")
 
 
 def test_an_edge_case_rejects_argpartition_every_time():

@@ -40,7 +40,8 @@ def test_readable_report_from_the_database(exercise_version, tmp_path):
 def test_wrong_answer_json(exercise_version, tmp_path):
     answer = tmp_path / "answer.py"
     answer.write_text(WRONG_ANSWER)
-    assert json.loads(run("tiny-scale", str(answer), "--json"))["verdict"] == "wrong_answer"
+    report = json.loads(run("tiny-scale", str(answer), "--json"))
+    assert report["verdict"] == "wrong_answer", report.get("message")
 
 
 def test_clear_errors(db, tmp_path):
