@@ -7,6 +7,7 @@ longer sign in and no longer carries a name or an e-mail address."""
 
 import csv
 import io
+import json
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -37,6 +38,7 @@ SUBMISSION_COLUMNS = (
     "hardware",
     "created_at",
     "finished_at",
+    "custom_input",
     "code",
 )
 ANSWER_COLUMNS = (
@@ -76,6 +78,9 @@ def _submission_row(submission):
         "hardware": submission.hardware,
         "created_at": submission.created_at.isoformat(),
         "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+        # "Run my input": the size, seed or arguments the learner gave (null on every other
+        # submission); the run's result, both answers and both call times, is the report's custom_input.
+        "custom_input": submission.custom_input,
         "code": submission.code,
     }
 
@@ -129,20 +134,74 @@ def mock_interviews(user):
     )
 
 
+def _rubric_marks(question, marks):
+    """Each rubric point of `question` in order with the interviewer's mark: 0 not met, 1 partly,
+    2 met, None when unmarked (rooms.models.RubricMark; `marks` keyed by the point's index)."""
+    marks = marks or {}
+    return [{"point": point, "mark": marks.get(str(index))} for index, point in enumerate(question.rubric or [])]
+
+
+def _room_questions(room, user, is_interviewer):
+    """Every question the room was on, in order, the current one last: its exercise, its final
+    code, its versions in the step log, the interviewer's marks (for the interviewer only) and
+    the gradings `user` started on it (after the room moved on to it, before it moved on again)."""
+    past = sorted(room.past_questions.all(), key=lambda item: item.first_version)
+    stretches = [
+        (
+            item.question,
+            item.exercise,
+            item.text,
+            item.rubric_marks,
+            item.first_version,
+            item.last_version,
+            item.left_at,
+        )
+        for item in past
+    ]
+    first = past[-1].last_version + 1 if past else 0
+    stretches.append((room.question, room.exercise, room.text, room.rubric_marks, first, room.version, None))
+    mine = [grading for grading in room.gradings.all() if grading.started_by_id == user.pk]
+    parts, since = [], None
+    for number, (question, exercise, text, marks, first_version, last_version, left_at) in enumerate(stretches, 1):
+        parts.append(
+            {
+                "number": number,
+                "exercise": question.slug,
+                "exercise_version": exercise.number,
+                "first_version": first_version,
+                "last_version": last_version,
+                "left_at": left_at.isoformat() if left_at else None,
+                "program": text,
+                "rubric_marks": _rubric_marks(question, marks) if is_interviewer else None,
+                "gradings": sorted(
+                    grading.submission_id
+                    for grading in mine
+                    if (since is None or grading.created_at >= since)
+                    and (left_at is None or grading.created_at < left_at)
+                ),
+            }
+        )
+        since = left_at
+    return parts
+
+
 def _room_row(room, user):
     is_interviewer = room.interviewer_id == user.pk
     return {
         "role": "interviewer" if is_interviewer else "candidate",
         "kind": room.kind,  # "peer": a half of a peer interview, where each learner interviewed once
+        # The question the room is on (or ended on); "questions" has every question it was on.
         "exercise": room.question.slug,
         "exercise_version": room.exercise.number,
         "state": room.state,
         "opened_at": room.created_at.isoformat(),
         "ended_at": room.ended_at.isoformat() if room.ended_at else None,
         "program": room.text,
-        # The notes are the interviewer's own, never shown to the candidate.
+        # The notes and the rubric marks are the interviewer's own, never shown to the candidate.
         "notes": room.notes if is_interviewer else None,
+        "rubric_marks": _rubric_marks(room.question, room.rubric_marks) if is_interviewer else None,
         "gradings": sorted(g.submission_id for g in room.gradings.all() if g.started_by_id == user.pk),
+        "questions": _room_questions(room, user, is_interviewer),
     }
 
 
@@ -154,13 +213,64 @@ def interview_rooms(user):
     rooms = [
         room
         for query in (led, joined)
-        for room in query.select_related("question", "exercise").prefetch_related("gradings")
+        for room in query.select_related("question", "exercise").prefetch_related(
+            "gradings", "past_questions__question", "past_questions__exercise"
+        )
     ]
     return sorted(rooms, key=lambda room: (room.created_at, room.pk))
 
 
+def _iso(moment):
+    return moment.isoformat() if moment else None
+
+
+def access_tokens(user):
+    """The person's API tokens, oldest first: what tells them apart (name, scope, the first
+    characters), never the token or its hash."""
+    return [
+        {
+            "name": token.name,
+            "scope": token.scope,
+            "prefix": token.prefix,
+            "created_at": _iso(token.created_at),
+            "expires_at": _iso(token.expires_at),
+            "last_used_at": _iso(token.last_used_at),
+            "revoked_at": _iso(token.revoked_at),
+        }
+        for token in user.access_tokens.order_by("created_at", "id")
+    ]
+
+
+def team_memberships(user):
+    """The hiring teams the person is a member of, with their role and when they joined."""
+    return [
+        {
+            "organisation": membership.organisation.name,
+            "role": membership.role,
+            "joined_at": _iso(membership.created_at),
+        }
+        for membership in user.memberships.select_related("organisation").order_by("created_at", "id")
+    ]
+
+
+def sign_in_identities(user):
+    """The single sign-on identities linked to the account: the organisation's provider and the
+    subject (the provider's stable name for the person) that signs in to it. Read through the
+    reverse relation: sso sits on mydata's layer."""
+    return [
+        {
+            "organisation": identity.provider.organisation.name,
+            "issuer": identity.provider.issuer,
+            "subject": identity.subject,
+            "linked_at": _iso(identity.created_at),
+        }
+        for identity in user.provider_identities.select_related("provider__organisation").order_by("created_at", "id")
+    ]
+
+
 def export(user):
-    """Everything the person did, as one JSON-ready dict (submissions with their full reports)."""
+    """Everything the person did, as one JSON-ready dict (submissions with their full reports);
+    the README's "Your data" lists its parts."""
     profile = getattr(user, "profile", None)
     return {
         "exported_at": timezone.now().isoformat(),
@@ -170,7 +280,11 @@ def export(user):
             "date_joined": user.date_joined.isoformat(),
             "display_name": profile.display_name if profile else "",
             "show_on_leaderboards": profile.show_on_leaderboards if profile else False,
+            "verified_email": profile.verified_email if profile else "",
         },
+        "access_tokens": access_tokens(user),
+        "team_memberships": team_memberships(user),
+        "sign_in_identities": sign_in_identities(user),
         "answers": [_answer_row(attempt) for attempt in answers(user)],
         "drafts": [
             {"question": draft.question.slug, "text": draft.text, "updated_at": draft.updated_at.isoformat()}
@@ -193,8 +307,16 @@ def _csv(columns, rows):
 
 
 def submissions_csv(user):
-    """One row per submission (the report's headline figures; the full reports are in the JSON)."""
-    return _csv(SUBMISSION_COLUMNS, (_submission_row(s) for s in own_submissions(user)))
+    """One row per submission (the report's headline figures; the full reports are in the JSON).
+    custom_input is the JSON text of the input a "Run my input" check ran on, blank otherwise."""
+    rows = (_submission_row(s) for s in own_submissions(user))
+    return _csv(
+        SUBMISSION_COLUMNS,
+        (
+            {**row, "custom_input": "" if row["custom_input"] is None else json.dumps(row["custom_input"])}
+            for row in rows
+        ),
+    )
 
 
 def answers_csv(user):

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from leaderboards.models import LeaderboardEntry, UserScore
 from leaderboards.services import record_submission
+from mydata import services as mydata
 from questions.models import Attempt, Kind, Question
 from submissions.models import Purpose, Submission
 from tests.api.conftest import GRADED_REPORT, fast_password_hashing  # noqa: F401  (fixture)
@@ -108,3 +109,67 @@ def test_signup_page_says_what_stays_with_a_team(
 
 def test_profile_links_to_your_data(candidate_client):
     assert reverse("mydata:overview") in candidate_client.get(reverse("accounts:profile")).content.decode()
+
+
+def test_run_my_input_checks_carry_their_input_in_both_exports(candidate_client, candidate, exercise_version):
+    ran = Submission.objects.create(
+        user=candidate,
+        exercise=exercise_version,
+        code="def scale(x):\n    return x * 3.0 + 1.0\n",
+        purpose=Purpose.QUICK_CHECK,
+        custom_input={"size": 5, "seed": 42, "args": None},
+        status="done",
+        verdict="accepted",
+        report={"custom_input": {"size": 5, "seed": 42, "match": True}},
+    )
+    plain = Submission.objects.create(
+        user=candidate, exercise=exercise_version, code="# a plain check\n", purpose=Purpose.QUICK_CHECK
+    )
+    data = json.loads(candidate_client.get(reverse("mydata:export_json")).content)
+    exported = {s["id"]: s for s in data["submissions"]}
+    assert exported[ran.pk]["custom_input"] == {"size": 5, "seed": 42, "args": None}
+    assert exported[ran.pk]["report"]["custom_input"]["match"] is True
+    assert exported[plain.pk]["custom_input"] is None
+    rows = {
+        row["id"]: row
+        for row in csv.DictReader(io.StringIO(candidate_client.get(reverse("mydata:submissions_csv")).content.decode()))
+    }
+    assert json.loads(rows[str(ran.pk)]["custom_input"]) == {"size": 5, "seed": 42, "args": None}
+    assert rows[str(plain.pk)]["custom_input"] == ""
+
+
+def test_tokens_teams_and_sign_in_identities_are_exported_without_secrets(candidate, outsider):
+    from api.tokens import create_token
+    from sso.models import IdentityProvider, ProviderIdentity
+    from sso.sealing import seal
+    from teams.models import Membership, Organisation, Role
+
+    token_row, token = create_token(candidate, "laptop", "read", 30)
+    create_token(outsider, "theirs", "read", 30)
+    team = Organisation.objects.create(name="Acme hiring", slug="acme")
+    Membership.objects.create(user=candidate, organisation=team, role=Role.REVIEWER)
+    provider = IdentityProvider.objects.create(
+        organisation=team, issuer="https://id.acme.test", client_id="hotpath", client_secret_sealed=seal("s3cret")
+    )
+    ProviderIdentity.objects.create(provider=provider, subject="sub-candidate", user=candidate)
+
+    data = mydata.export(candidate)
+    [exported_token] = data["access_tokens"]
+    assert (exported_token["name"], exported_token["scope"], exported_token["prefix"]) == (
+        "laptop",
+        "read",
+        token_row.prefix,
+    )
+    assert exported_token["expires_at"] and exported_token["revoked_at"] is None
+    [membership] = data["team_memberships"]
+    assert (membership["organisation"], membership["role"]) == ("Acme hiring", "reviewer") and membership["joined_at"]
+    [identity] = data["sign_in_identities"]
+    assert (identity["organisation"], identity["issuer"], identity["subject"]) == (
+        "Acme hiring",
+        "https://id.acme.test",
+        "sub-candidate",
+    )
+    assert data["account"]["verified_email"] == "candidate@example.com"
+    text = json.dumps(data)
+    assert token not in text and token_row.token_hash not in text and "s3cret" not in text
+    assert mydata.export(outsider)["team_memberships"] == mydata.export(outsider)["sign_in_identities"] == []

@@ -12,6 +12,8 @@ from django.test import Client
 from interview_platform.websockets import websocket_application
 from questions.models import ExerciseVersion, Kind, Question
 from rooms import services
+from rooms.models import RoomGrading
+from submissions.models import Purpose, Submission
 
 STARTER = "def transform(values):\n    return values\n"
 
@@ -98,3 +100,49 @@ def connect():
         return WebsocketCommunicator(application, f"/ws/rooms/{room.public_id}/", headers=headers)
 
     return make
+
+
+@pytest.fixture
+def second_exercise(exercise):
+    """Another live coding exercise, with a rubric of its own, for a room to move on to."""
+    return ExerciseVersion.objects.create(
+        question=Question.objects.create(
+            slug="sum-values",
+            title="Sum the values",
+            topic=exercise.question.topic,
+            difficulty="easy",
+            kind=Kind.CODING,
+            prompt="Sum them.",
+            rubric=["Uses the built-in sum", "Names the overflow risk"],
+        ),
+        number=1,
+        spec=exercise.spec,
+        reference_code="def total(values):\n    return sum(values)\n",
+        starter_code="def total(values):\n    pass\n",
+        inputs_code=exercise.inputs_code,
+        solution_code="def total(values):\n    return sum(values)\n",
+        content_hash="hash-2",
+    )
+
+
+@pytest.fixture
+def moved_room(room, interviewer, candidate, second_exercise):
+    """`room` moved on from its first exercise to `second_exercise`: the candidate typed a line and ran
+    a quick check on the first and another on the second; the interviewer marked a point on each."""
+    services.push(candidate, room, 0, [{"clientID": "c", "changes": [len(STARTER), [0, "# first"]]}])
+    room.refresh_from_db()
+    first_check = _quick_check(room, candidate)
+    services.save_mark(interviewer, room, 0, 2)
+    room, _, _ = services.move_to_question(interviewer, room, second_exercise.question.slug)
+    second_check = _quick_check(room, candidate)
+    services.save_mark(interviewer, room, 1, 1)
+    room.refresh_from_db()
+    return room, first_check, second_check
+
+
+def _quick_check(room, user):
+    """A quick check of the room's program as it stands, started by `user` (not queued)."""
+    submission = Submission.objects.create(
+        user=user, exercise=room.exercise, code=room.text, purpose=Purpose.QUICK_CHECK
+    )
+    return RoomGrading.objects.create(room=room, submission=submission, started_by=user).submission

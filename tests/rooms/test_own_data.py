@@ -7,6 +7,7 @@ from mydata import services as mydata
 from rooms import services
 from rooms.models import RoomGrading
 from submissions.models import Purpose, Submission
+from tests.rooms.conftest import STARTER
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +52,43 @@ def test_your_rooms_is_for_signed_in_people_and_linked_from_the_profile(client, 
     client.force_login(outsider)
     assert "No interview rooms yet" in client.get(reverse("rooms:mine")).content.decode()
     assert reverse("rooms:mine") in client.get(reverse("accounts:profile")).content.decode()
+
+
+def test_every_question_the_room_was_on_is_exported_with_its_code_gradings_and_marks(
+    moved_room, interviewer, candidate, second_exercise
+):
+    room, first_check, second_check = moved_room
+    services.save_notes(interviewer, room, "Strong on the second one.")
+
+    [led] = mydata.export(interviewer)["interview_rooms"]
+    [joined] = mydata.export(candidate)["interview_rooms"]
+    for row in (led, joined):
+        first, second = row["questions"]
+        assert (first["number"], first["exercise"], first["exercise_version"]) == (1, "square-values", 1)
+        assert first["program"] == STARTER + "# first" and first["left_at"]
+        assert (first["first_version"], first["last_version"]) == (0, 1)
+        assert (second["number"], second["exercise"], second["left_at"]) == (2, "sum-values", None)
+        assert second["program"] == second_exercise.starter_code == row["program"]
+        assert (second["first_version"], second["last_version"]) == (2, room.version)
+    first, second = joined["questions"]
+    assert first["gradings"] == [first_check.pk] and second["gradings"] == [second_check.pk]
+    assert joined["gradings"] == [first_check.pk, second_check.pk]
+    assert first["rubric_marks"] is None and second["rubric_marks"] is None and joined["rubric_marks"] is None
+
+    first, second = led["questions"]
+    assert first["gradings"] == second["gradings"] == []  # the candidate started them
+    assert first["rubric_marks"] == [{"point": "Vectorises the loop", "mark": 2}]
+    assert second["rubric_marks"] == led["rubric_marks"]
+    assert led["rubric_marks"] == [
+        {"point": "Uses the built-in sum", "mark": None},
+        {"point": "Names the overflow risk", "mark": 1},
+    ]
+    assert led["notes"] == "Strong on the second one." and joined["notes"] is None
+
+
+def test_a_room_that_never_moved_exports_its_one_question(room, interviewer):
+    services.save_mark(interviewer, room, 0, 0)
+    [led] = mydata.export(interviewer)["interview_rooms"]
+    [only] = led["questions"]
+    assert (only["number"], only["exercise"], only["left_at"], only["program"]) == (1, "square-values", None, room.text)
+    assert only["rubric_marks"] == led["rubric_marks"] == [{"point": "Vectorises the loop", "mark": 0}]
