@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
-from .models import ExerciseVersion, Question
+from .models import BankProblem, ExerciseVersion, Question
 from .rendering import render_markdown
 
 KATEX = ("vendor/katex/katex.min.js", "vendor/katex/contrib/auto-render.min.js", "questions/math.js")
@@ -135,3 +135,19 @@ class QuestionAdmin(admin.ModelAdmin):
     @admin.display(description="live", boolean=True)
     def is_live(self, question):
         return not question.is_retired
+
+
+@admin.register(BankProblem)
+class BankProblemAdmin(admin.ModelAdmin):
+    """Why the last load_bank left bank entries out, read-only: every load replaces the rows, and
+    the authoring home lists them with the question each entry held."""
+
+    list_display = ("path", "reason", "noticed_at")
+    search_fields = ("path", "reason")
+    readonly_fields = ("path", "reason", "noticed_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -5,7 +5,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from questions.models import Question
+from questions.models import BankProblem, Question
 
 PREVIEW = reverse("questions:preview")
 
@@ -69,3 +69,15 @@ def test_preview_is_staff_only_and_post_only(candidate):
     signed_in.force_login(candidate)
     assert signed_in.post(PREVIEW, {"text": "x"}).status_code == 403
     assert signed_in.get(PREVIEW).status_code == 405
+
+
+@pytest.mark.django_db
+def test_the_entries_the_last_load_left_out_are_listed_read_only(client, make_user):
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    problem = BankProblem.objects.create(path="concepts/broken.md", reason="no rubric section")
+    BankProblem.objects.create(path="exercises/other/exercise.yaml", reason="the reference fails its own check")
+    listing = client.get(reverse("admin:questions_bankproblem_changelist"), {"q": "rubric"})
+    assert [row.pk for row in listing.context["cl"].result_list] == [problem.pk]
+    html = client.get(reverse("admin:questions_bankproblem_change", args=[problem.pk])).content.decode()
+    assert "no rubric section" in html and 'name="reason"' not in html
+    assert client.get(reverse("admin:questions_bankproblem_add")).status_code == 403
