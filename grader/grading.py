@@ -19,6 +19,7 @@ from .errors import PlatformError
 from .harness.input_rules import quick_check_sizes
 from .harness.protocol import ProgressReader, format_stdin, parse_report
 from .sandbox import Limits, resolve_backend
+from .sandbox.base import harness_memory_cap
 from .sandbox.cpuslots import claim_runner_cpus
 from .verdicts import Verdict
 
@@ -120,14 +121,19 @@ def exercise_limits(spec, mode="full"):
 
 
 def sandbox_limits(job_limits, cpus=1.0):
+    """The sandbox's Limits for a harness run of a job with `job_limits` (harness units).
+    Its memory cap is the whole sandbox's (base.harness_memory_cap): the job's
+    memory_mb for each runner, the tmpfs and the supervisor's allowance; the
+    harness holds each runner to memory_mb itself."""
     wall_s = job_limits["time_s"] + WALL_MARGIN_S
+    disk_bytes = int(job_limits["disk_mb"] * 1024**2)
     return Limits(
         wall_time_s=wall_s,
         cpu_time_s=wall_s * max(1.0, cpus),
-        memory_bytes=int(job_limits["memory_mb"] * 1024**2),
+        memory_bytes=harness_memory_cap(int(job_limits["memory_mb"] * 1024**2), disk_bytes),
         processes=int(job_limits["processes"]),
         output_bytes=int(job_limits["output_kb"] * 1024),
-        disk_bytes=int(job_limits["disk_mb"] * 1024**2),
+        disk_bytes=disk_bytes,
         cpus=cpus,
     )
 

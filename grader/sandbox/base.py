@@ -49,8 +49,34 @@ SANDBOX_THREAD_ENV = {"OMP_WAIT_POLICY": "PASSIVE"}
 SUPERVISOR_CPU_SHARE = 0.5
 
 
+#: Runners the harness starts in one sandbox, the reference and the submission, each held
+#: by the harness's own sampler to the job's memory limit (grader/harness/sides.py).
+HARNESS_RUNNERS = 2
+
+#: Bytes the sandbox's memory cap gives the trusted supervisor on top of the runners' limits:
+#: its interpreter and NumPy, its comparison blocks, the answers it holds between calls, and
+#: what a runner can allocate between two of the sampler's reads before it is stopped. The
+#: inputs' memfds need no share of their own: both runners map them, so both limits count them.
+HARNESS_MEMORY_BYTES = 256 * 1024**2
+
+
+def harness_memory_cap(runner_limit_bytes, disk_bytes):
+    """The hard memory cap (bytes, RAM with no swap) for a sandbox that runs the harness
+    with runners limited to `runner_limit_bytes` each and a tmpfs of `disk_bytes`:
+    HARNESS_RUNNERS runner limits, the tmpfs (its pages are charged as shared memory, which
+    no runner's limit counts) and HARNESS_MEMORY_BYTES. Invariant: a submission at its own
+    limit with its tmpfs full leaves the reference its whole limit and the supervisor its
+    allowance, so it can neither get them OOM-killed nor push their allocations into the
+    kernel's reclaim; the submission's limit is the harness's to enforce (MEMORY_LIMIT)."""
+    return HARNESS_RUNNERS * int(runner_limit_bytes) + int(disk_bytes) + HARNESS_MEMORY_BYTES
+
+
 @dataclass(frozen=True)
 class Limits:
+    """What one sandbox run may use. `memory_bytes` is the kernel's hard cap on the whole
+    sandbox (every process in it, its tmpfs included; no swap): for a grading,
+    harness_memory_cap() of the job's memory limit, which the harness applies per runner."""
+
     wall_time_s: float = 120.0
     cpu_time_s: float = 120.0
     memory_bytes: int = 2 * 1024**3

@@ -13,9 +13,11 @@ import docker
 import pytest
 import requests
 
+from grader import grading
 from grader.errors import PlatformError
 from grader.config import JudgeConfig
 from grader.sandbox import Limits, get_backend
+from grader.sandbox.base import HARNESS_MEMORY_BYTES
 from grader.sandbox import seccomp
 from grader.sandbox.docker import DockerSandbox, container_spec
 
@@ -148,6 +150,15 @@ def removed(container):
 
 
 # -- container_spec -------------------------------------------------------------------
+
+
+def test_a_gradings_container_is_capped_at_the_whole_sandboxs_memory():
+    """mem_limit and memswap_limit follow the sandbox's cap (both runners' limits, the
+    tmpfs, the supervisor's allowance), not the submission's limit alone."""
+    limits = grading.sandbox_limits({"time_s": 5, "memory_mb": 512, "processes": 32, "output_kb": 64, "disk_mb": 16})
+    spec = container_spec(limits, "cpu", CONFIG)
+    cap = 2 * 512 * 1024**2 + 16 * 1024**2 + HARNESS_MEMORY_BYTES
+    assert spec["mem_limit"] == spec["memswap_limit"] == cap
 
 
 def test_container_spec_carries_every_limit():

@@ -10,7 +10,7 @@ import pytest
 from grader import grading
 from grader.errors import PlatformError
 from grader.harness.protocol import format_report
-from grader.sandbox.base import SandboxResult
+from grader.sandbox.base import HARNESS_MEMORY_BYTES, SandboxResult
 from grader.validation import validate_exercise
 from grader.verdicts import Verdict
 
@@ -184,7 +184,9 @@ def test_limits_are_defaulted_and_clamped():
     assert grading.exercise_limits({"limits": {"time_s": 10}}, mode="check")["time_s"] == 10
     assert grading.exercise_limits({"limits": {"time_s": 90}}, mode="full")["time_s"] == 90
     sandbox = grading.sandbox_limits(limits)
-    assert sandbox.wall_time_s == 620 and sandbox.memory_bytes == 256 * 1024**2
+    assert sandbox.wall_time_s == 620
+    # Each runner's 256 MiB, the 64 MiB tmpfs and the supervisor's allowance: one side never squeezes the other.
+    assert sandbox.memory_bytes == 2 * 256 * 1024**2 + 64 * 1024**2 + HARNESS_MEMORY_BYTES
 
 
 def test_job_json_in_check_mode(tiny_exercise):

@@ -156,6 +156,8 @@ ATTACK_TABLE = {
     "exhaust_thread_bomb": ({V.ACCEPTED, V.RUNTIME_ERROR, V.REJECTED, V.TIME_LIMIT}, honest_speedup),
     "exhaust_memory_bomb": ({V.MEMORY_LIMIT, V.RUNTIME_ERROR}, nothing),
     "exhaust_disk_fill": ({V.ACCEPTED, V.RUNTIME_ERROR}, honest_speedup),
+    # Within its limit: the sandbox's cap leaves the reference and the harness their own room.
+    "exhaust_memory_nearly_full": ({V.ACCEPTED}, honest_speedup),
     "exhaust_fill_sandbox_root": ({V.ACCEPTED, V.MEMORY_LIMIT, V.RUNTIME_ERROR}, honest_speedup),
     "exhaust_stdout_flood": ({V.OUTPUT_LIMIT, V.ACCEPTED}, honest_speedup),
     "exhaust_stderr_flood": ({V.OUTPUT_LIMIT, V.ACCEPTED}, honest_speedup),
@@ -185,7 +187,7 @@ ATTACK_TABLE = {
     "timing_widen_cpu_affinity": (CPU_WIDENED, honest_speedup),
     "timing_widen_affinity_during_call": (CPU_WIDENED, honest_speedup),
     # Each call's grandchild is a stray the supervisor keeps paused (no work outside a call), so their 64 MB add
-    # up; about 450 MB by the end, and the sandbox's 512 MiB may stop the run first, as honestly.
+    # up; about 450 MB by the end, and its 512 MiB limit may stop the run first, as honestly.
     "memory_hide_in_child": (TIMING | {V.TIME_LIMIT, V.MEMORY_LIMIT}, honest_memory),
     "memory_pool_at_import": ({V.ACCEPTED}, counts_import_pool),
     "memory_hide_in_memfd": ({V.ACCEPTED, V.MEMORY_LIMIT}, counts_memfds),

@@ -8,7 +8,7 @@ import pytest
 from grader import grading
 from grader.errors import PlatformError
 from grader.sandbox import get_backend, resolve_backend
-from grader.sandbox.base import SandboxResult
+from grader.sandbox.base import HARNESS_MEMORY_BYTES, SandboxResult
 from questions.models import ExerciseVersion, Question
 from submissions.states import Verdict
 
@@ -103,7 +103,9 @@ def test_sandbox_limits_in_bytes_and_seconds():
         {"time_s": 40, "memory_mb": 512, "processes": 16, "output_kb": 64, "disk_mb": 16}, cpus=2.0
     )
     assert (limits.wall_time_s, limits.cpu_time_s, limits.cpus) == (60, 120.0, 2.0)
-    assert limits.memory_bytes == 512 * 1024 * 1024 and limits.disk_bytes == 16 * 1024 * 1024
+    assert limits.disk_bytes == 16 * 1024 * 1024
+    # The whole sandbox's cap: each runner's 512 MiB, the tmpfs and the supervisor's allowance.
+    assert limits.memory_bytes == 2 * 512 * 1024 * 1024 + limits.disk_bytes + HARNESS_MEMORY_BYTES
     assert limits.output_bytes == 64 * 1024 and limits.processes == 16
     assert grading.sandbox_limits(JOB["limits"], cpus=0.5).cpu_time_s == 60  # never less CPU time than wall time
     one_cpu = grading.sandbox_limits(JOB["limits"])  # what grade() asks for
