@@ -176,7 +176,8 @@ def test_the_host_is_measured_on_a_runner_cpu_and_kept_with_its_identity():
     assert json.loads(out.getvalue())["cpu"] in os.sched_getaffinity(0)
 
 
-def test_the_page_draws_the_chart_and_shows_the_hint(candidate_client, candidate, exercise_version):
+def roofline_page(client, user, exercise_version, limits):
+    """The submission page of an accepted full grading drawn against host `limits`."""
     report = {
         **accepted(0.0019, 0.4),
         "message": "Correct on every input.",
@@ -187,22 +188,45 @@ def test_the_page_draws_the_chart_and_shows_the_hint(candidate_client, candidate
         "hardware": "cpu",
         "failure": None,
     }
-    report["roofline"] = roofline.for_report({"work": WORK}, report, LIMITS)
+    report["roofline"] = roofline.for_report({"work": WORK}, report, limits)
     submission = Submission.objects.create(
-        user=candidate,
+        user=user,
         exercise=exercise_version,
         code="x = 1\n",
         status=Status.DONE,
         verdict=Verdict.ACCEPTED,
         report=report,
     )
-    html = candidate_client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
+    return client.get(reverse("submissions:detail", args=[submission.pk])).content.decode()
+
+
+def test_the_page_draws_the_chart_and_shows_the_hint(candidate_client, candidate, exercise_version):
+    html = roofline_page(candidate_client, candidate, exercise_version, LIMITS)
     assert 'id="roofline-chart"' in html and 'id="roofline-data"' in html
     assert "84% of this machine&#x27;s memory bandwidth" in html and "Test CPU 3000" in html and "10 GB/s" in html
     # A memory-bound figure depends on the host's huge pages modes, so the page names them.
     assert "Huge pages: <code>madvise</code> for your arrays" in html
     assert "<code>within_size</code>\n        for the inputs handed to your function" in html
     assert "one pass\n        that writes a new array, which the operating system must clear first, 5 GB/s" in html
+
+
+@pytest.mark.parametrize(
+    "in_huge_pages, said",
+    [
+        (True, "the inputs handed to your\n        function are in huge pages too"),
+        (False, "are in ordinary 4 KiB pages on this host"),
+    ],
+)
+def test_the_page_says_whether_the_inputs_were_in_huge_pages(
+    candidate_client, candidate, exercise_version, in_huge_pages, said
+):
+    """What moves a memory-bound figure is whether the inputs were in huge pages,
+    which the harness arranges itself where the kernel can collapse shared memory;
+    the shmem mode is named only as the reason when they were not."""
+    limits = {**LIMITS, "shmem_huge_pages": "never", "inputs_in_huge_pages": in_huge_pages}
+    html = roofline_page(candidate_client, candidate, exercise_version, limits)
+    assert said in html
+    assert ("<code>never</code>" in html) is not in_huge_pages
 
 
 @needs_harness
