@@ -2,6 +2,9 @@
 timing stopped, whether the machine was busy during it, and the report entry
 made of it. The supervisor fills the records; this module only reads them."""
 
+from collections.abc import Iterable, Sequence
+from typing import Final, Generic, Literal, TypedDict, TypeVar, Unpack
+
 import numpy as np
 
 from . import stats
@@ -22,48 +25,117 @@ CONTENDED_FLOOR_S = 0.0002
 #: contended pairs are not dropped).
 BUSY_SHARE = 0.2
 #: Why a size's timing stopped (the report's `stopped` per size).
-STOPPED_PRECISE = "precise"
-STOPPED_BUDGET = "budget"
-STOPPED_PLANNED = "planned"
+STOPPED_PRECISE: Final = "precise"
+STOPPED_BUDGET: Final = "budget"
+STOPPED_PLANNED: Final = "planned"
+Stopped = Literal["precise", "budget", "planned"]
+#: The two sides of every timed pair.
+Role = Literal["reference", "submission"]
+
+T = TypeVar("T")
+
+
+class BySide(TypedDict, Generic[T]):
+    """One value per side of the timed pairs."""
+
+    reference: T
+    submission: T
+
+
+class Calls(TypedDict):
+    """Every timed call of a size, in pair order (see _calls)."""
+
+    reference_s: list[float]
+    submission_s: list[float]
+    echo_s: list[float] | None
+    reference_waited_s: list[float] | None
+    submission_waited_s: list[float] | None
+    runs: list[int] | None
+
+
+class SizeFigures(TypedDict, total=False):
+    """The measured fields of a size's report entry, any of them given to entry()."""
+
+    time_s: float | None
+    reference_time_s: float | None
+    speedup: float | None
+    speedup_ci: list[float] | None
+    peak_memory_bytes: int | None
+    reference_peak_memory_bytes: int | None
+    first_call_s: float | None
+    reference_first_call_s: float | None
+    staging_s: float | None
+    reference_staging_s: float | None
+    raw_time_s: float | None
+    raw_reference_time_s: float | None
+    transfer_overhead_s: float | None
+    pairs: int | None
+    stopped: Stopped | None
+    retimed_pairs: int | None
+    calls: Calls | None
+
+
+class SizeEntry(TypedDict):
+    """A size's entry in the report: every field present, None where not measured."""
+
+    size: int
+    correct: bool
+    time_s: float | None
+    reference_time_s: float | None
+    speedup: float | None
+    speedup_ci: list[float] | None
+    peak_memory_bytes: int | None
+    reference_peak_memory_bytes: int | None
+    first_call_s: float | None
+    reference_first_call_s: float | None
+    staging_s: float | None
+    reference_staging_s: float | None
+    raw_time_s: float | None
+    raw_reference_time_s: float | None
+    transfer_overhead_s: float | None
+    pairs: int | None
+    stopped: Stopped | None
+    retimed_pairs: int | None
+    calls: Calls | None
 
 
 class SizeRecord:
     """What the timing of one size gathered, call by call."""
 
-    def __init__(self, size):
+    def __init__(self, size: int) -> None:
         self.size = size
-        self.times = {"reference": [], "submission": []}
-        self.peaks = {"reference": [], "submission": []}
-        self.first_call = {"reference": None, "submission": None}
+        self.times: BySide[list[float]] = {"reference": [], "submission": []}
+        self.peaks: BySide[list[int]] = {"reference": [], "submission": []}
+        self.first_call: BySide[float | None] = {"reference": None, "submission": None}
         # GPU only: the untimed copy phases of each timed call, in seconds.
-        self.staging = {"reference": [], "submission": []}
-        self.fetching = {"reference": [], "submission": []}
+        self.staging: BySide[list[float]] = {"reference": [], "submission": []}
+        self.fetching: BySide[list[float]] = {"reference": [], "submission": []}
         # CPU only: one echo call per timed pair (see Grading._echo), in seconds.
-        self.transfer = []
+        self.transfer: list[float] = []
         # How long each timed call waited for its CPU while another process ran
         # there (Side.call's waited_seconds; None where the kernel does not say).
-        self.waited = {"reference": [], "submission": []}
+        self.waited: BySide[list[float | None]] = {"reference": [], "submission": []}
         # Wall time of each timed pair with its bookkeeping (inputs, checks, echo).
-        self.pair_ns = []
+        self.pair_ns: list[int] = []
         # Which run (pair of runner processes) timed each kept pair, and whether
         # the size was timed in runs at all (supervisor.HEADLINE_RUNS).
-        self.runs = []
+        self.runs: list[int] = []
         self.in_runs = False
         # The reference's answer size here: what each later call's result memfd
         # is pre-allocated to (see ipc.spare_result_memfd).
         self.answer_bytes = 0
         self.correct = True
-        self.stopped = STOPPED_PLANNED
+        self.stopped: Stopped = STOPPED_PLANNED
         # Pairs dropped and timed again because the reference was held off its CPU
         # (Grading._undisturbed_pair): not in the figures, counted here.
         self.retimed = 0
 
-    def overhead(self):
+    def overhead(self) -> list[float] | None:
         """The echo timings the statistics net both sides of, or None on GPU
         (no echo: the copies are already outside the window)."""
         return self.transfer or None
 
-    def mean_pair_ns(self):
+    def mean_pair_ns(self) -> float:
         """What a timed pair here has cost on average: the figure to plan a sum
         of pairs with. A median undershoots that sum when an answer's time
         varies call to call (half its calls fast, half slow: the median is a
@@ -71,7 +143,7 @@ class SizeRecord:
         return sum(self.pair_ns) / len(self.pair_ns)
 
 
-def summary(record):
+def summary(record: SizeRecord) -> SizeEntry:
     """A size's entry in the report from its record: the figures net of the
     transfer overhead, the raw ones beside them, and every timed call."""
     submission, reference = record.times["submission"], record.times["reference"]
@@ -102,9 +174,9 @@ def summary(record):
     )
 
 
-def entry(size, correct, **numbers):
+def entry(size: int, correct: bool, **numbers: Unpack[SizeFigures]) -> SizeEntry:
     """A size's entry with every field the report promises, None where not measured."""
-    fields = {
+    fields: SizeEntry = {
         "size": size,
         "time_s": None,
         "reference_time_s": None,
@@ -124,22 +196,24 @@ def entry(size, correct, **numbers):
         "stopped": None,
         "retimed_pairs": None,
         "calls": None,
+        **numbers,
     }
-    fields.update(numbers)
     return fields
 
 
-def _calls(record):
+def _calls(record: SizeRecord) -> Calls:
     """Every timed call's raw seconds, in pair order (warm-up pair excluded),
     with the echo that followed each pair: the speedup and its interval can be
     recomputed from the report alone (stats.speedup)."""
 
-    def rounded(times):
+    def rounded(times: Sequence[float]) -> list[float]:
         return [round(seconds, CALL_DIGITS) for seconds in times]
 
-    def waits(role):
+    def waits(role: Role) -> list[float] | None:
         waited = record.waited[role]
-        return None if not waited or None in waited else rounded(waited)
+        if not waited or None in waited:
+            return None
+        return rounded([seconds for seconds in waited if seconds is not None])
 
     return {
         "reference_s": rounded(record.times["reference"]),
@@ -155,7 +229,7 @@ def _calls(record):
     }
 
 
-def contended_calls(record):
+def contended_calls(record: SizeRecord) -> int:
     """How many of a size's timed reference calls waited for their CPU long
     enough to have measured the machine rather than the code (CONTENDED_SHARE)."""
     return sum(
@@ -165,13 +239,13 @@ def contended_calls(record):
     )
 
 
-def busy_sizes(records):
+def busy_sizes(records: Iterable[SizeRecord]) -> dict[int, tuple[int, int]]:
     """{size: (contended reference calls, timed pairs)} for the sizes where at
     least BUSY_SHARE of the reference's calls were contended and that contention
     shows in the figure: its interval never came within the size's bound
     (stopped for the budget or the planned count, not as precise). A busy
     machine that left the figure tight is not worth a warning."""
-    busy = {}
+    busy: dict[int, tuple[int, int]] = {}
     for record in records:
         contended, pairs = contended_calls(record), len(record.times["reference"])
         if record.stopped != STOPPED_PRECISE and contended and contended >= BUSY_SHARE * pairs:
@@ -179,5 +253,5 @@ def busy_sizes(records):
     return busy
 
 
-def _median_or_none(values):
+def _median_or_none(values: Sequence[float]) -> float | None:
     return stats.median(values) if values else None

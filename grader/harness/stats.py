@@ -17,7 +17,11 @@ supervisor.Grading._echo) and each time below is net of their level
 (overhead_level: the median of the echoes, stalls left out).
 """
 
+from collections.abc import Iterator, Sequence
+from typing import overload
+
 import numpy as np
+import numpy.typing as npt
 
 BOOTSTRAP_RESAMPLES = 4000
 #: Fixed so the same timings always give the same interval.
@@ -35,12 +39,23 @@ NET_FLOOR_FRACTION = 0.05
 #: the host, not the harness's transfer cost (see overhead_level).
 STALL_FACTOR = 2.0
 
+FloatArray = npt.NDArray[np.float64]
+#: Timings in seconds: a list as the supervisor gathers them, or an array whose
+#: last axis holds one timing per pair (one row per bootstrap resample).
+Timings = Sequence[float] | FloatArray
+#: A time or a time per pair: a float, or an array of them.
+Seconds = float | FloatArray
+#: A figure over the last axis of timings: a NumPy scalar from one row of them, an
+#: array with one figure per row from several.
+Level = np.float64 | FloatArray
 
-def median(values):
+
+def median(values: Timings) -> float:
+    """The median of the timings, as a Python float."""
     return float(np.median(np.asarray(values, dtype=float)))
 
 
-def net_median(times, overhead_times=None):
+def net_median(times: Timings, overhead_times: Timings | None = None) -> float:
     """The median time net of the overhead (overhead_level, when given), not
     below the floor described at NET_FLOOR_FRACTION."""
     raw = median(times)
@@ -49,7 +64,7 @@ def net_median(times, overhead_times=None):
     return float(_net(raw, overhead_level(overhead_times), overhead_jitter(overhead_times)))
 
 
-def overhead_level(overhead_times):
+def overhead_level(overhead_times: Timings) -> FloatArray:
     """What the harness's own transfer costs a call (along the last axis): the
     median of the echo timings that are not stalls.
 
@@ -70,24 +85,30 @@ def overhead_level(overhead_times):
     count = np.sum(np.isfinite(kept), axis=-1, keepdims=True)
     low = np.take_along_axis(kept, (count - 1) // 2, axis=-1)
     high = np.take_along_axis(kept, count // 2, axis=-1)
-    return ((low + high) / 2.0)[..., 0]
+    level: FloatArray = ((low + high) / 2.0)[..., 0]
+    return level
 
 
-def _net(raw, overhead, jitter):
+@overload
+def _net(raw: FloatArray, overhead: Seconds, jitter: Seconds) -> FloatArray: ...
+@overload
+def _net(raw: float, overhead: Seconds, jitter: Seconds) -> Seconds: ...
+def _net(raw: Seconds, overhead: Seconds, jitter: Seconds) -> Seconds:
     return np.minimum(np.maximum(np.maximum(raw - overhead, NET_FLOOR_FRACTION * raw), jitter), raw)
 
 
-def overhead_jitter(overhead_times):
+def overhead_jitter(overhead_times: Timings) -> Level:
     """How much the overhead timings scatter (along the last axis): the median
     absolute deviation of the faster half from its median, so that stalls
     (see overhead_level) do not pass for jitter."""
     overhead = np.sort(np.asarray(overhead_times, dtype=float), axis=-1)
     faster = overhead[..., : (overhead.shape[-1] + 1) // 2]
     centre = np.median(faster, axis=-1, keepdims=True)
-    return np.median(np.abs(faster - centre), axis=-1)
+    jitter: Level = np.median(np.abs(faster - centre), axis=-1)
+    return jitter
 
 
-def speedup(reference_times, submission_times, overhead_times=None):
+def speedup(reference_times: Timings, submission_times: Timings, overhead_times: Timings | None = None) -> float:
     """How many times faster the submission is: the median over pairs of
     reference time / submission time, both net of the overhead's level when
     overhead_times is given."""
@@ -95,7 +116,13 @@ def speedup(reference_times, submission_times, overhead_times=None):
     return float(np.median(_pair_ratios(reference, submission, overhead)))
 
 
-def speedup_interval(reference_times, submission_times, overhead_times=None, confidence=0.95, runs=None):
+def speedup_interval(
+    reference_times: Timings,
+    submission_times: Timings,
+    overhead_times: Timings | None = None,
+    confidence: float = 0.95,
+    runs: Sequence[int] | None = None,
+) -> tuple[float, float] | None:
     """Percentile-bootstrap interval for the speedup.
 
     Resamples whole pairs (with their echo, when overhead_times has one per
@@ -127,17 +154,17 @@ def speedup_interval(reference_times, submission_times, overhead_times=None, con
     return float(low), float(high)
 
 
-def _resampled_pairs(rng, count, runs):
+def _resampled_pairs(rng: np.random.Generator, count: int, runs: Sequence[int] | None) -> npt.NDArray[np.int64]:
     """BOOTSTRAP_RESAMPLES rows of `count` pair indices: pairs drawn with
     replacement, or with two or more distinct `runs`, runs drawn with
     replacement and then, for each run's place, as many of the drawn run's own
     pairs as the run in that place had (so every row keeps `count` pairs)."""
     if runs is None or len(set(runs)) < 2:
         return rng.integers(0, count, size=(BOOTSTRAP_RESAMPLES, count))
-    runs = np.asarray(runs)
-    if runs.size != count:
+    labels = np.asarray(runs)
+    if labels.size != count:
         raise ValueError("one run label per pair")
-    members = [np.flatnonzero(runs == label) for label in dict.fromkeys(runs.tolist())]
+    members = [np.flatnonzero(labels == label) for label in dict.fromkeys(labels.tolist())]
     sizes = np.array([member.size for member in members])
     starts = np.cumsum(sizes) - sizes
     flat = np.concatenate(members)
@@ -151,7 +178,13 @@ def _resampled_pairs(rng, count, runs):
     return np.column_stack(columns)
 
 
-def precise_enough(reference_times, submission_times, overhead_times, half_width, runs=None):
+def precise_enough(
+    reference_times: Timings,
+    submission_times: Timings,
+    overhead_times: Timings | None,
+    half_width: float,
+    runs: Sequence[int] | None = None,
+) -> bool:
     """The sequential stopping rule (docs/benchmarks.md, "When timing stops"):
     whether the speedup's interval over the pairs so far (speedup_interval,
     the same one the report shows) lies within `half_width` of the speedup,
@@ -165,7 +198,14 @@ def precise_enough(reference_times, submission_times, overhead_times, half_width
     return high - low <= 2.0 * half_width * point
 
 
-def counts_meeting_the_rule(reference_times, submission_times, overhead_times, half_width, first, last):
+def counts_meeting_the_rule(
+    reference_times: Timings,
+    submission_times: Timings,
+    overhead_times: Timings | None,
+    half_width: float,
+    first: int,
+    last: int,
+) -> Iterator[int]:
     """The stopping rule replayed on recorded pairs: each count of pairs from
     `first` to `last`, in order, at which precise_enough holds over that many
     first pairs (lazily: a replay that wants the stop takes the first). The
@@ -178,7 +218,9 @@ def counts_meeting_the_rule(reference_times, submission_times, overhead_times, h
             yield count
 
 
-def _pairs(reference_times, submission_times, overhead_times):
+def _pairs(
+    reference_times: Timings, submission_times: Timings, overhead_times: Timings | None
+) -> tuple[FloatArray, FloatArray, FloatArray | None]:
     reference = np.asarray(reference_times, dtype=float)
     submission = np.asarray(submission_times, dtype=float)
     if reference.size != submission.size:
@@ -189,25 +231,29 @@ def _pairs(reference_times, submission_times, overhead_times):
     return reference, submission, overhead
 
 
-def _pair_ratios(reference, submission, overhead, jitter=None):
+def _pair_ratios(
+    reference: FloatArray, submission: FloatArray, overhead: FloatArray | None, jitter: Level | None = None
+) -> FloatArray:
     """reference / submission per pair (along the last axis), each net of the
     overhead level over the same pairs when overhead is given."""
     net_reference, net_submission = net_pairs(reference, submission, overhead, jitter)
     return net_reference / net_submission
 
 
-def net_pairs(reference, submission, overhead, jitter=None):
+def net_pairs(
+    reference: FloatArray, submission: FloatArray, overhead: FloatArray | None, jitter: Level | None = None
+) -> tuple[FloatArray, FloatArray]:
     """Both sides' times per pair (along the last axis), net of the overhead
     level over the same pairs when overhead is given, floored (see
     NET_FLOOR_FRACTION); unchanged without overhead."""
     if overhead is None:
         return reference, submission
     centre = overhead_level(overhead)[..., np.newaxis]
-    jitter = overhead_jitter(overhead)[..., np.newaxis] if jitter is None else jitter
+    jitter = np.asarray(overhead_jitter(overhead))[..., np.newaxis] if jitter is None else jitter
     return _net(reference, centre, jitter), _net(submission, centre, jitter)
 
 
-def scaling_exponent(sizes, times):
+def scaling_exponent(sizes: Sequence[float], times: Sequence[float]) -> float | None:
     """Least-squares slope of log(time) against log(size): ~1 for linear work,
     ~2 for quadratic. None when fewer than two distinct positive sizes."""
     points = [(s, t) for s, t in zip(sizes, times) if s > 0 and t > 0]
