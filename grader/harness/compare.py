@@ -6,27 +6,57 @@ comparison but not the type check: whatever it says, an answer must be the
 same kind of thing as the reference's.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypedDict, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from .ipc import UnsupportedValue, same_bytes
+from .job import Tolerance
 
 KIND_NAMES = {"b": "boolean", "i": "signed integer", "u": "unsigned integer", "f": "floating-point", "c": "complex"}
 SCALAR_TYPES = (bool, int, float, complex, np.generic)
 
 
+#: An exercise's check.py `check(expected, got, args)`: whether the answer is
+#: acceptable, and what to tell the learner when it is not.
+CustomCheck = Callable[[object, object, tuple[object, ...]], tuple[bool, str]]
+
+
+class Failure(TypedDict, total=False):
+    """What a mismatch records for the report, by the kind of mismatch: a value the
+    codec refused (returned), a checker's verdict (check) or wrong values (the rest)."""
+
+    returned: str
+    check: str
+    shape: list[int]
+    index: list[int]
+    expected: str
+    got: str
+    tolerance: Tolerance
+    mismatches: int
+    total: int
+
+
 @dataclass
 class Mismatch:
     message: str
-    failure: dict = field(default_factory=dict)
+    failure: Failure = field(default_factory=Failure)
 
 
 #: Added when the whole answer is None where the reference returns something.
 NO_RETURN_NOTE = " A function that reaches its end without a `return` statement returns None: return the result."
 
 
-def compare(expected, got, tolerance, custom_check=None, args=()):
+def compare(
+    expected: object,
+    got: object,
+    tolerance: Tolerance,
+    custom_check: CustomCheck | None = None,
+    args: tuple[object, ...] = (),
+) -> Mismatch | None:
     """None when `got` is acceptable, else a Mismatch saying why."""
     problem = _check_structure(expected, got, "")
     if problem:
@@ -38,7 +68,7 @@ def compare(expected, got, tolerance, custom_check=None, args=()):
     return _compare_values(expected, got, tolerance, "")
 
 
-def _describe(value):
+def _describe(value: object) -> str:
     if isinstance(value, UnsupportedValue):
         return value.what
     if isinstance(value, np.ndarray):
@@ -50,7 +80,7 @@ def _describe(value):
     return f"a {type(value).__name__}"
 
 
-def _check_structure(expected, got, where):
+def _check_structure(expected: object, got: object, where: str) -> Mismatch | None:
     if isinstance(got, UnsupportedValue):
         return Mismatch(
             f"Your function returned {got.what}{where}; expected {_describe(expected)}.", {"returned": got.what}
@@ -87,9 +117,10 @@ def _check_structure(expected, got, where):
     return Mismatch(f"The reference returned {_describe(expected)}, which the grader cannot compare.")
 
 
-def _compare_values(expected, got, tolerance, where):
+def _compare_values(expected: object, got: object, tolerance: Tolerance, where: str) -> Mismatch | None:
     if isinstance(expected, tuple):
-        for position, (want, have) in enumerate(zip(expected, got)):
+        # _check_structure has matched got to expected: a tuple of as many items.
+        for position, (want, have) in enumerate(zip(expected, cast("tuple[object, ...]", got))):
             problem = _compare_values(want, have, tolerance, f" (item {position} of the tuple)")
             if problem:
                 return problem
@@ -108,12 +139,12 @@ def _compare_values(expected, got, tolerance, where):
     expected_text = format_number(want.reshape(-1)[flat])
     got_text = format_number(have.reshape(-1)[flat])
     count = int(bad.sum())
-    position = f" at index {index}" if index else ""
+    at_index = f" at index {index}" if index else ""
     message = (
-        f"Wrong value{position}{where}: expected {expected_text}, got {got_text} "
+        f"Wrong value{at_index}{where}: expected {expected_text}, got {got_text} "
         f"(tolerance rtol={tolerance['rtol']:g}, atol={tolerance['atol']:g}); {count} of {want.size} values differ."
     ) + _precision_note(want.dtype, have.dtype)
-    failure = {
+    failure: Failure = {
         "shape": list(want.shape),
         "index": index,
         "expected": expected_text,
@@ -125,7 +156,7 @@ def _compare_values(expected, got, tolerance, where):
     return Mismatch(message, failure)
 
 
-def _precision_note(expected, got):
+def _precision_note(expected: np.dtype[np.generic], got: np.dtype[np.generic]) -> str:
     """Why the values may differ when the answer is a narrower float than the
     reference's: float32 keeps about 7 significant digits, float64 about 16."""
     if got.kind not in "fc" or got.kind != expected.kind or got.itemsize >= expected.itemsize:
@@ -141,25 +172,35 @@ def _precision_note(expected, got):
 COMPARE_BLOCK = 1 << 16
 
 
-def mismatches(want, have, tolerance):
+def mismatches(
+    want: npt.NDArray[np.generic], have: npt.NDArray[np.generic], tolerance: Tolerance
+) -> npt.NDArray[np.bool_]:
     """Boolean mask of wrong values. An integer or boolean answer must be
     exact, whatever type the submission gave it in (a tolerance relative to
     10**12 would accept an off-by-one count); floats within tolerance, NaN only
     where NaN is expected, inf only where the same-signed inf is expected
     (np.isclose already treats infs so)."""
     if want.dtype.kind in "biu":
-        return want != have
+        unequal: npt.NDArray[np.bool_] = want != have
+        return unequal
     if want.dtype == have.dtype == np.float64 and want.size:
-        return _float64_mismatches(want, have, tolerance["rtol"], tolerance["atol"])
+        # Both float64, as the condition says (mypy does not narrow on dtype comparisons).
+        both = cast("npt.NDArray[np.float64]", want), cast("npt.NDArray[np.float64]", have)
+        return _float64_mismatches(*both, tolerance["rtol"], tolerance["atol"])
     return _isclose_mismatches(want, have, tolerance["rtol"], tolerance["atol"])
 
 
-def _isclose_mismatches(want, have, rtol, atol):
+def _isclose_mismatches(
+    want: npt.NDArray[np.generic], have: npt.NDArray[np.generic], rtol: float, atol: float
+) -> npt.NDArray[np.bool_]:
     with np.errstate(invalid="ignore", over="ignore"):
-        return ~np.isclose(have, want, rtol=rtol, atol=atol, equal_nan=True)
+        outside: npt.NDArray[np.bool_] = ~np.isclose(have, want, rtol=rtol, atol=atol, equal_nan=True)
+    return outside
 
 
-def _float64_mismatches(want, have, rtol, atol):
+def _float64_mismatches(
+    want: npt.NDArray[np.float64], have: npt.NDArray[np.float64], rtol: float, atol: float
+) -> npt.NDArray[np.bool_]:
     """np.isclose's answer at a fraction of its cost (it makes several
     full-size temporaries; comparing every answer of a grading with it took
     seconds at 6.4 M elements): |have - want| <= atol + rtol * |want| in
@@ -189,7 +230,7 @@ def _float64_mismatches(want, have, rtol, atol):
     return suspect.reshape(want.shape)
 
 
-def format_number(value):
+def format_number(value: object) -> str:
     value = value.item() if isinstance(value, np.generic) else value
     if isinstance(value, float):
         return repr(value)
@@ -198,7 +239,7 @@ def format_number(value):
     return str(value)
 
 
-def _run_custom_check(check, expected, got, args):
+def _run_custom_check(check: CustomCheck, expected: object, got: object, args: tuple[object, ...]) -> Mismatch | None:
     try:
         outcome = check(expected, got, args)
         ok, message = outcome

@@ -27,6 +27,7 @@ import struct
 import time
 
 import numpy as np
+import numpy.typing as npt
 
 from . import hugepages
 
@@ -232,7 +233,7 @@ def spare_result_memfd(nbytes):
     return fd
 
 
-def same_bytes(first, second):
+def same_bytes(first: npt.NDArray[np.generic], second: npt.NDArray[np.generic]) -> bool:
     """Whether two arrays have the same dtype, shape and bytes. Compares a
     machine word at a time, which costs far less than comparing elements, and
     is exact (NaN payloads and -0.0 included)."""
@@ -361,7 +362,7 @@ def decode(meta, buffer, depth=0):
 class UnsupportedValue:
     """Stands for a returned value the codec refused (the runner says what it was)."""
 
-    def __init__(self, what):
+    def __init__(self, what: str) -> None:
         self.what = what
 
 

@@ -3,6 +3,7 @@
 import json
 import re
 from dataclasses import dataclass
+from typing import TypedDict
 
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
@@ -14,18 +15,25 @@ class JobError(Exception):
     pass
 
 
+class Tolerance(TypedDict):
+    """How far a floating-point answer may be from the reference's (np.isclose's terms)."""
+
+    rtol: float
+    atol: float
+
+
 @dataclass(frozen=True)
 class Job:
     mode: str
     entry_point: str
-    sizes: tuple
-    edge_sizes: tuple
+    sizes: tuple[int, ...]
+    edge_sizes: tuple[int, ...]
     rtol: float
     atol: float
     repeats: int
     target: str
-    allowed_imports: list
-    graded_on: tuple
+    allowed_imports: list[str]
+    graded_on: tuple[str, ...]
     time_s: float
     memory_mb: float
     processes: int
@@ -34,30 +42,30 @@ class Job:
     #: CPUs the code under test gets (the exercise's `cpus`, at most what the host has).
     cpus: int = 1
     #: The CPUs the host claimed for the runners (grader/sandbox/cpuslots.py); may be fewer than `cpus`.
-    runner_cpus: tuple = ()
+    runner_cpus: tuple[int, ...] = ()
     #: The learner's own input (check mode only), as sent: custom_input.py checks what it holds.
-    custom_input: dict | None = None
+    custom_input: dict[str, object] | None = None
 
     @property
-    def memory_limit_bytes(self):
+    def memory_limit_bytes(self) -> int:
         return int(self.memory_mb * 1024 * 1024)
 
     @property
-    def output_limit_bytes(self):
+    def output_limit_bytes(self) -> int:
         return int(self.output_kb * 1024)
 
     @property
-    def tolerance(self):
+    def tolerance(self) -> Tolerance:
         return {"rtol": self.rtol, "atol": self.atol}
 
 
-def load_job(text):
+def load_job(text: str | None) -> Job:
     """The Job that `text` (job.json's content) describes; JobError when it is
     missing or invalid."""
     if not isinstance(text, str):
         raise JobError("job.json is missing")
     try:
-        raw = json.loads(text)
+        raw: object = json.loads(text)
     except ValueError as exc:
         raise JobError(f"cannot read job.json: {exc}") from None
     if not isinstance(raw, dict):
@@ -98,25 +106,25 @@ def load_job(text):
     return job
 
 
-def _choice(value, choices, name):
+def _choice(value: object, choices: tuple[str, ...], name: str) -> str:
     if value not in choices:
         raise JobError(f"{name} must be one of {', '.join(choices)}")
     return value
 
 
-def _number(value, name, minimum=0.0, maximum=float("inf")):
+def _number(value: object, name: str, minimum: float = 0.0, maximum: float = float("inf")) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value <= maximum:
         raise JobError(f"{name} must be a number between {minimum} and {maximum}")
     return float(value)
 
 
-def _cpu_list(value):
+def _cpu_list(value: object) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in value):
         raise JobError("runner_cpus must be a list of CPU numbers")
     return tuple(value)
 
 
-def _custom_input(value, mode):
+def _custom_input(value: object, mode: str) -> dict[str, object] | None:
     """The learner's own input as sent; what it holds is checked where a bad one
     gets the learner a message (custom_input.run), not as a broken job."""
     if value is None:
@@ -128,7 +136,7 @@ def _custom_input(value, mode):
     return value
 
 
-def _sizes(value, name):
+def _sizes(value: object, name: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in value):
         raise JobError(f"{name} must be a list of non-negative integers")
     return tuple(value)
