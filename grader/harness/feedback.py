@@ -4,6 +4,8 @@ The verdict words are defined here, once: the harness imports nothing from Djang
 so the host's submissions.states.Verdict takes them from this module.
 """
 
+from collections.abc import Collection, Mapping, Sequence
+
 ACCEPTED = "accepted"
 WRONG_ANSWER = "wrong_answer"
 SYNTAX_ERROR = "syntax_error"
@@ -38,11 +40,11 @@ FIRST_CALL_FLOOR_S = 0.2
 # (submissions/figures.py wraps them as template filters). Memory is in MiB.
 
 
-def mebibytes(nbytes):
+def mebibytes(nbytes: float) -> str:
     return f"{nbytes / 2**20:,.1f} MiB"
 
 
-def _three_digits(value):
+def _three_digits(value: float) -> str:
     """Three significant digits, trailing zeros kept (6.00, 25.0, 0.520); whole
     numbers from 100 up (123, 1,234), never an exponent."""
     if abs(value) >= 100:
@@ -50,16 +52,16 @@ def _three_digits(value):
     return f"{value:#.3g}".rstrip(".")
 
 
-def times(ratio):
+def times(ratio: float) -> str:
     """A speedup or a ratio: '12.5×', '6.00×', '1,234×'."""
     return f"{_three_digits(ratio)}×"
 
 
-def interval(low, high):
+def interval(low: float, high: float) -> str:
     return f"{_three_digits(low)}–{_three_digits(high)}×"
 
 
-def seconds(value):
+def seconds(value: float) -> str:
     """A duration with a unit that keeps three significant digits readable."""
     if value < 1e-3:
         return f"{value * 1e6:.3g} µs"
@@ -68,26 +70,26 @@ def seconds(value):
     return f"{value:.3g} s"
 
 
-def three_figures(value):
+def three_figures(value: float) -> str:
     """A measured rate to three significant figures, never in exponent form: a
     GPU's 4,830 GB/s, a core's 20.6 GFLOP/s, a Python loop's 0.0375 GFLOP/s."""
     rounded = float(f"{value:.3g}")
     return f"{rounded:,.0f}" if abs(rounded) >= 1000 else f"{value:.3g}"
 
 
-def percent(fraction):
+def percent(fraction: float) -> str:
     """Whole percents, or two significant figures below one percent: a Python
     loop at 0.15% of a roof is not at 0%."""
     return f"{fraction:.0%}" if fraction >= 0.01 else f"{fraction * 100:.2g}%"
 
 
-def speed_phrase(speedup):
+def speed_phrase(speedup: float) -> str:
     if speedup >= 1:
         return f"{times(speedup)} faster than"
     return f"{times(1 / speedup)} slower than"
 
 
-def interval_phrase(low, high):
+def interval_phrase(low: float, high: float) -> str:
     """A speedup's 95% interval in the same words as its figure: a faster-than
     interval, a slower-than one, or one that spans the reference's speed."""
     if low >= 1:
@@ -97,11 +99,21 @@ def interval_phrase(low, high):
     return f"95% CI from {times(1 / low)} slower to {times(high)} faster"
 
 
-def plural(count, word):
+def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def accepted_message(size_count, edge_count, headline_size, speedup, ci, memory, reference_memory, graded_on):
+def accepted_message(
+    size_count: int,
+    edge_count: int,
+    headline_size: int,
+    speedup: float,
+    ci: Sequence[float] | None,
+    memory: int,
+    reference_memory: int,
+    graded_on: Collection[str],
+) -> str:
+    """The accepted verdict's message; `ci` is the headline speedup's interval (low, high)."""
     text = f"Correct on all {plural(size_count, 'size')} and {plural(edge_count, 'edge case')}. "
     text += f"{speed_phrase(speedup).capitalize()} the reference at size {headline_size:,}"
     if ci:
@@ -112,7 +124,7 @@ def accepted_message(size_count, edge_count, headline_size, speedup, ci, memory,
     return text + "."
 
 
-def shortened_note(pairs_by_size, planned):
+def shortened_note(pairs_by_size: Mapping[int, int], planned: int) -> str:
     """For sizes whose timed pairs the time budget cut short (see supervisor.MIN_PAIRS)."""
     where = ", ".join(f"{pairs} at size {size:,}" for size, pairs in pairs_by_size.items())
     return (
@@ -121,7 +133,7 @@ def shortened_note(pairs_by_size, planned):
     )
 
 
-def busy_note(contended_by_size):
+def busy_note(contended_by_size: Mapping[int, tuple[int, int]]) -> str:
     """For sizes where other processes held the reference's CPU during many timed
     calls (per_size.BUSY_SHARE): {size: (contended calls, timed calls)}."""
     where = ", ".join(f"{count} of {total} at size {size:,}" for size, (count, total) in contended_by_size.items())
@@ -132,7 +144,7 @@ def busy_note(contended_by_size):
     )
 
 
-def check_message(size_count, edge_count):
+def check_message(size_count: int, edge_count: int) -> str:
     return (
         f"Correct on {plural(size_count, 'check size')} and {plural(edge_count, 'edge case')}. "
         "This quick check does not time anything: submit to measure speed and memory."
@@ -140,9 +152,16 @@ def check_message(size_count, edge_count):
 
 
 def accepted_hint(
-    speedup, memory, reference_memory, first_call_s, fastest_call_s, exponent, reference_exponent, graded_on
-):
-    hints = []
+    speedup: float,
+    memory: int,
+    reference_memory: int,
+    first_call_s: float | None,
+    fastest_call_s: float,
+    exponent: float | None,
+    reference_exponent: float | None,
+    graded_on: Collection[str],
+) -> str:
+    hints: list[str] = []
     if speedup < SLOW_SPEEDUP:
         hints.append(
             "Your code is not much faster than the reference: replace Python-level loops with whole-array "

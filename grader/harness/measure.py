@@ -5,8 +5,16 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
 from . import procs
+
+
+class DeviceProbe(Protocol):
+    """Reads the device memory in use (gpu.DeviceProbe): None when it cannot be read."""
+
+    def used_bytes(self) -> int | None: ...
 
 
 class Sampler(threading.Thread):
@@ -21,7 +29,14 @@ class Sampler(threading.Thread):
     INTERVAL_S = 0.002
     RESCAN_S = 0.02
 
-    def __init__(self, root_pid, limit_bytes, scratch=None, device_probe=None, trusted_roots=()):
+    def __init__(
+        self,
+        root_pid: int,
+        limit_bytes: int,
+        scratch: str | None = None,
+        device_probe: DeviceProbe | None = None,
+        trusted_roots: Iterable[int] = (),
+    ) -> None:
         super().__init__(daemon=True, name="hotpath-sampler")
         self.root_pid = root_pid
         self.trusted_roots = tuple(trusted_roots)
@@ -30,18 +45,20 @@ class Sampler(threading.Thread):
         self.device_probe = device_probe
         self.peak_tree_bytes = 0
         self.peak_scratch_bytes = 0
-        self.peak_device_bytes = None
-        self.breached_bytes = None
+        self.peak_device_bytes: int | None = None
+        self.breached_bytes: int | None = None
         self.held_bytes = 0
         self._stop_event = threading.Event()
         # Set once the first sample is in: the caller starts its clock after
         # that, so the thread's start-up and first /proc scan are not timed.
         self.first_sample_taken = threading.Event()
 
-    def members(self):
-        return procs.accountable(self.root_pid, self.trusted_roots)
+    def members(self) -> list[int]:
+        """The pids whose memory counts against the runner (procs.accountable)."""
+        pids: list[int] = procs.accountable(self.root_pid, self.trusted_roots)
+        return pids
 
-    def run(self):
+    def run(self) -> None:
         members = self.members()
         rescanned = time.monotonic()
         self.held_bytes = procs.unmapped_shared_bytes(members)
@@ -61,8 +78,8 @@ class Sampler(threading.Thread):
             if self._sample(members):
                 return
 
-    def _sample(self, members):
-        total = procs.tree_rss_bytes(members) + self.held_bytes
+    def _sample(self, members: list[int]) -> bool:
+        total: int = procs.tree_rss_bytes(members) + self.held_bytes
         self.peak_tree_bytes = max(self.peak_tree_bytes, total)
         if self.scratch is not None:
             self.peak_scratch_bytes = max(self.peak_scratch_bytes, scratch_used_bytes(self.scratch))
@@ -77,17 +94,17 @@ class Sampler(threading.Thread):
             return True
         return False
 
-    def finish(self):
+    def finish(self) -> None:
         self._stop_event.set()
         self.join()
 
 
-def scratch_used_bytes(path):
+def scratch_used_bytes(path: str) -> int:
     stats = os.statvfs(path)
     return (stats.f_blocks - stats.f_bfree) * stats.f_frsize
 
 
-def on_tmpfs(path):
+def on_tmpfs(path: str) -> bool:
     """Whether `path` lives on a tmpfs (only then is its growth this job's own)."""
     best, fstype = "", None
     real = os.path.realpath(path)
@@ -110,7 +127,7 @@ class OutputDrain(threading.Thread):
 
     TAIL_BYTES = 2000
 
-    def __init__(self, fd, limit_bytes, on_exceeded):
+    def __init__(self, fd: int, limit_bytes: int, on_exceeded: Callable[[], object]) -> None:
         super().__init__(daemon=True, name="hotpath-output")
         self.fd = fd
         self.limit_bytes = limit_bytes
@@ -119,7 +136,7 @@ class OutputDrain(threading.Thread):
         self.exceeded = False
         self.tail = b""
 
-    def run(self):
+    def run(self) -> None:
         try:
             while True:
                 chunk = os.read(self.fd, 65536)
@@ -133,5 +150,5 @@ class OutputDrain(threading.Thread):
         finally:
             os.close(self.fd)
 
-    def tail_text(self):
+    def tail_text(self) -> str:
         return self.tail.decode("utf-8", "replace")
