@@ -24,6 +24,10 @@ STOPPED_STATES = frozenset("TtZX")
 #: wait well over half a second for a CPU; the wait ends as soon as all show it, so the
 #: bound costs nothing on an idle host.
 FREEZE_CONFIRM_S = 5.0
+#: Seconds a stopped thread whose arrival and departure counts disagree must show the
+#: same counts and runtime before it counts as off its CPU: over one scheduler tick
+#: (4 ms at 250 Hz), which would add to the runtime of a thread still on a CPU.
+SETTLE_S = 0.005
 
 
 class FreezeFailed(Exception):
@@ -309,31 +313,53 @@ def _switches(status):
     return total
 
 
-def _thread_stopped(pid, tid):
+def _thread_facts(pid, tid):
+    """(state letter, arrivals on a CPU, departures from one, ns on a CPU) of thread
+    `tid` of `pid`, or None when it is gone. The status (state and departures) is
+    read before the schedstat (runtime and arrivals), so the two counts agree only
+    if the thread was off its CPU at the first read and did not arrive on one
+    before the second."""
+    try:
+        status = _read(f"/proc/{pid}/task/{tid}/status")
+        runtime, _, arrivals = _read(f"/proc/{pid}/task/{tid}/schedstat").split()[:3]
+    except FileNotFoundError:
+        return None
+    state = status[status.index(b"State:") + 6 :].split()[0].decode("ascii", "replace")
+    return state, int(arrivals), _switches(status), int(runtime)
+
+
+def _thread_stopped(pid, tid, seen, now):
     """Whether thread `tid` of `pid` is stopped and off its CPU (or gone).
 
     A thread shows "stopped" a few instructions before it leaves its CPU, and the
     CPU time it ran since the scheduler last counted (up to a tick, longer where a
     hypervisor takes the virtual CPU in between) is added only then: a snapshot
     taken in that window makes a paused process look as if it ran later. A thread
-    is off its CPU when it has arrived on one (schedstat's third field) as often as
-    it has left one (status's context switches); the status is read first, so the
-    two agree only if no arrival happened in between."""
+    is off its CPU when it has arrived on one as often as it has left one. The
+    kernel skips counting an arrival now and then, and a thread whose counts
+    disagree for good is taken as off its CPU once it has shown the same counts
+    and runtime for SETTLE_S (`seen`: {(pid, tid): (facts, first seen at)}, kept
+    by the caller across polls; `now`: time.monotonic())."""
     try:
-        status = _read(f"/proc/{pid}/task/{tid}/status")
-        arrivals = int(_read(f"/proc/{pid}/task/{tid}/schedstat").split()[2])
-    except FileNotFoundError:
-        return True
+        facts = _thread_facts(pid, tid)
     except (OSError, IndexError, ValueError):
         return False
-    state = status[status.index(b"State:") + 6 :].split()[0].decode("ascii", "replace")
-    if state in "ZX":
+    if facts is None or facts[0] in "ZX":
         return True
+    state, arrivals, departures, _ = facts
+    if state not in STOPPED_STATES:
+        return False
     # No scheduler statistics (schedstat all zeros): the state is all there is to go on.
-    return state in STOPPED_STATES and (arrivals == _switches(status) or arrivals == 0)
+    if arrivals == departures or arrivals == 0:
+        return True
+    earlier = seen.get((pid, tid))
+    if earlier is None or earlier[0] != facts:
+        seen[(pid, tid)] = (facts, now)
+        return False
+    return now - earlier[1] >= SETTLE_S
 
 
-def _stopped(pid):
+def _stopped(pid, seen, now):
     """Whether every thread of `pid` is stopped and off its CPU (or gone): a group
     stop reaches each thread on its own, and a process whose main thread has
     exited shows that thread as a zombie while the others may still run."""
@@ -341,7 +367,7 @@ def _stopped(pid):
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return True
-    return all(_thread_stopped(pid, tid) for tid in tids)
+    return all(_thread_stopped(pid, tid, seen, now) for tid in tids)
 
 
 def wait_until_stopped(pids, timeout_s=FREEZE_CONFIRM_S):
@@ -350,9 +376,11 @@ def wait_until_stopped(pids, timeout_s=FREEZE_CONFIRM_S):
     in `pids` is confirmed stopped."""
     deadline = time.monotonic() + timeout_s
     pending = set(pids)
+    seen = {}
     while pending:
-        pending = {pid for pid in pending if not _stopped(pid)}
-        if not pending or time.monotonic() >= deadline:
+        now = time.monotonic()
+        pending = {pid for pid in pending if not _stopped(pid, seen, now)}
+        if not pending or now >= deadline:
             break
         time.sleep(0.0002)
     return not pending
