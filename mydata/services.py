@@ -1,9 +1,11 @@
 """A person's own data: everything they did, as JSON or CSV, and closing the account.
 
-Closing keeps what a hiring team holds from a sitting (the candidate session, its answers
-and assessment submissions belong to the team's assessment) and removes everything else:
-practice submissions leave the leaderboards, answers and drafts go, the account can no
-longer sign in and no longer carries a name or an e-mail address."""
+Closing deletes the person's own data and keeps, under the nameless account, only what
+another party has a claim to: what a hiring team holds from a sitting (the candidate session,
+its answers and assessment submissions belong to the team's assessment) and the team records
+of what they did as a member; and an interview room shared with another person, which that
+person keeps without the closed account's notes, rubric marks or authorship of its edits.
+close_account's docstring has the whole list."""
 
 import csv
 import io
@@ -18,7 +20,7 @@ from leaderboards.models import TopicScore, UserScore
 from mock_interviews.models import MockInterview
 from questions.models import Attempt, Draft
 from submissions.models import Purpose, Submission
-from teams.models import Organisation, Role
+from teams.models import Answer, CandidateSession, Organisation, Role, SittingKind, SittingSignal
 
 #: What a person exports and what closing removes: their own practice. Assessment
 #: submissions stay with the hiring team's report (and are not exported: the team's questions).
@@ -335,11 +337,66 @@ def organisations_only_they_own(user):
     )
 
 
+#: rooms.models.RoomState.ENDED, by value: rooms sits on mydata's layer, which it may not import.
+ROOM_ENDED = "ended"
+
+
+def _leave_rooms(user, now):
+    """The interview rooms `user` led, joined or was invited to, as closing leaves them.
+
+    A room no one else is in (nobody joined the closing interviewer's room) is deleted with its
+    step log, gradings and past questions. A room shared with another person stays theirs with
+    its code and step log: it ends if still open (no one is left to interview or to end it),
+    the closed account's edits lose their author, and where the closed account interviewed its
+    notes and rubric marks (the current question's and every past one's) are cleared. The room's
+    interviewer, candidate and invitee stay on the nameless account, so the report still reads
+    as an interview between two people. Read through the account's reverse relations: rooms
+    sits on mydata's layer."""
+    rooms = {
+        room.pk: room
+        for query in (user.rooms_led, user.rooms_joined, user.rooms_invited_to)
+        for room in query.order_by("pk")
+    }
+    for room in rooms.values():
+        other = room.candidate_id if room.interviewer_id == user.pk else room.interviewer_id
+        if other is None:
+            room.delete()
+            continue
+        room.steps.filter(author=user).update(author=None)
+        if room.state != ROOM_ENDED:
+            room.state, room.ended_at = ROOM_ENDED, now
+        if room.interviewer_id == user.pk:
+            room.notes, room.rubric_marks = "", {}
+            room.past_questions.update(rubric_marks={})
+        room.save(update_fields=["state", "ended_at", "notes", "rubric_marks"])
+
+
+def _empty_practice_sittings(user):
+    """Delete what `user` did in their practice sittings (teams.services.practice: never scored
+    or shown to the team): answers, submissions and integrity signals. The sessions stay, empty:
+    the team's candidate report says whether the candidate took one."""
+    practice = CandidateSession.objects.filter(candidate=user, kind=SittingKind.PRACTICE)
+    Submission.objects.filter(assessment_link__session__in=practice).delete()  # and their links
+    Answer.objects.filter(session__in=practice).delete()
+    SittingSignal.objects.filter(session__in=practice).delete()
+
+
 @transaction.atomic
 def close_account(user):
-    """Remove the person's own data and identity; keep what hiring teams hold from sittings.
+    """Remove the person's own data and identity; keep what another party has a claim to.
 
-    The User row stays, inactive and nameless, only because candidate sessions point at it.
+    Deleted: mock interviews, practice submissions and quick checks (with their leaderboard
+    entries, and the room gradings they are), leaderboard scores, answers, drafts, what they did
+    in practice sittings, API tokens, team memberships, single sign-on identities, group
+    memberships and permissions, the profile (display name, verified address), and interview
+    rooms no one else is in. Kept, pointing at the nameless account: what hiring teams hold from
+    sittings (candidate sessions, their answers and assessment submissions); interview rooms
+    shared with another person, as _leave_rooms leaves them; and the records that name the
+    account as the one who acted (a team's assessments, invitations, tokens, webhooks, reviews
+    and audit log, whose entries keep the username they were written with; bank authoring
+    events; author validations; admin log entries). All of it in one transaction.
+
+    The User row stays, inactive and nameless, only because those records point at it.
     Refused (ValidationError) while the person is the only owner of a hiring team."""
     sole = list(organisations_only_they_own(user).values_list("name", flat=True))
     if sole:
@@ -348,13 +405,18 @@ def close_account(user):
             code="sole_owner",
         )
     MockInterview.objects.filter(user=user).delete()  # its items hold answers as typed
-    own_submissions(user).delete()  # their leaderboard entries go with them (CASCADE)
+    own_submissions(user).delete()  # their leaderboard entries and room gradings go with them (CASCADE)
     UserScore.objects.filter(user=user).delete()
     TopicScore.objects.filter(user=user).delete()
     Attempt.objects.filter(user=user).delete()
     Draft.objects.filter(user=user).delete()
+    _leave_rooms(user, timezone.now())
+    _empty_practice_sittings(user)
     user.access_tokens.all().delete()
     user.memberships.all().delete()
+    user.provider_identities.all().delete()
+    user.groups.clear()
+    user.user_permissions.clear()
     if hasattr(user, "profile"):
         user.profile.delete()
     user.username = f"deleted-{user.pk}"

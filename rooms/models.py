@@ -48,7 +48,7 @@ class Room(models.Model):
     kind = models.CharField(max_length=10, choices=RoomKind.choices, default=RoomKind.INTERVIEW)
     #: A peer room's invited learner: the one person its link lets in.
     invitee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="rooms_invited_to"
     )
     #: A peer room's first half: the question of the second, where the invited learner interviews.
     swap_question = models.ForeignKey(

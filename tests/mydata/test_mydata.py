@@ -173,3 +173,30 @@ def test_tokens_teams_and_sign_in_identities_are_exported_without_secrets(candid
     text = json.dumps(data)
     assert token not in text and token_row.token_hash not in text and "s3cret" not in text
     assert mydata.export(outsider)["team_memberships"] == mydata.export(outsider)["sign_in_identities"] == []
+
+
+def test_closing_unlinks_sign_in_identities_and_drops_groups(candidate, outsider):
+    from django.contrib.auth.models import Group
+
+    from sso.models import IdentityProvider, ProviderIdentity
+    from sso.sealing import seal
+    from teams.models import Organisation
+
+    team = Organisation.objects.create(name="Acme hiring", slug="acme")
+    provider = IdentityProvider.objects.create(
+        organisation=team, issuer="https://id.acme.test", client_id="hotpath", client_secret_sealed=seal("s3cret")
+    )
+    ProviderIdentity.objects.create(provider=provider, subject="sub-candidate", user=candidate)
+    theirs = ProviderIdentity.objects.create(provider=provider, subject="sub-outsider", user=outsider)
+    candidate.groups.add(Group.objects.get_or_create(name="Authors")[0])
+
+    mydata.close_account(candidate)
+    assert list(ProviderIdentity.objects.all()) == [theirs]
+    assert not candidate.groups.exists()
+    assert mydata.export(candidate)["sign_in_identities"] == []
+
+
+def test_the_closing_section_says_what_is_deleted_and_what_is_kept(candidate_client):
+    html = candidate_client.get(reverse("mydata:overview")).content.decode()
+    assert "single sign-on identities" in html and "interview rooms no one else joined" in html
+    assert "without your notes, rubric marks" in html and "audit log" in html

@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from mydata import services as mydata
 from questions.models import ExerciseVersion, Kind, Question
 from submissions.models import Submission
 from teams import reports, services
@@ -14,7 +15,9 @@ from teams.models import (
     CandidateSession,
     FinishReason,
     Role,
+    SignalKind,
     SittingKind,
+    SittingSignal,
     WebhookDelivery,
     WebhookEndpoint,
 )
@@ -214,3 +217,31 @@ def test_the_start_page_offers_practice_then_the_real_assessment(client, invite,
     assert CandidateSession.objects.filter(kind=SittingKind.PRACTICE).count() == 1
     assert refused.redirect_chain[-1][0] == reverse("teams:take_question", args=[session.pk, 1])
     assert "the practice sitting is no longer available" in refused.content.decode()
+
+
+def test_closing_the_account_empties_its_practice_sitting_and_keeps_the_real_one(
+    client, invite, candidate, hiring_manager, organisation, practice_bank
+):
+    invitation, _ = invite(candidate.email)
+    sitting = practice.start_practice(invitation, candidate)
+    coding, numeric = sitting.assessment.items.order_by("position")
+    services.save_answer(sitting, numeric, numeric_input="1024")
+    practised = services.submit_code(sitting, coding, "def transform(v):\n    return [x + 1 for x in v]\n")
+    SittingSignal.objects.create(
+        session=sitting, item=coding, kind=SignalKind.SNAPSHOT, at=sitting.started_at, data={"code": "# typed"}
+    )
+    real = services.start_session(invitation, candidate)
+    real_coding = real.assessment.items.get(question__kind=Kind.CODING)
+    services.save_answer(real, real_coding, text="def transform(v):\n    return v\n")
+    submitted = services.submit_code(real, real_coding, "def transform(v):\n    return v\n")
+
+    mydata.close_account(candidate)
+    assert CandidateSession.objects.filter(pk=sitting.pk).exists()  # the team's report says it was taken
+    assert not sitting.answers.exists() and not sitting.signals.exists() and not sitting.session_submissions.exists()
+    assert not Submission.objects.filter(pk=practised.pk).exists()
+    assert real.answers.count() == 1 and list(real.session_submissions.values_list("submission", flat=True)) == [
+        submitted.pk
+    ]
+    client.force_login(hiring_manager)
+    report_page = client.get(reverse("teams:candidate_report", args=[organisation.slug, real.pk])).content.decode()
+    assert "Took the practice sitting (never scored)" in report_page
