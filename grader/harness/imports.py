@@ -13,7 +13,9 @@ import builtins
 import difflib
 import dis
 import sys
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
 #: Standard-library modules with no access to the OS, files or processes.
 HARMLESS_STDLIB = frozenset(
@@ -182,11 +184,13 @@ MISSING_ENTRY_POINT_HINT = (
 )
 
 
-def allowed_modules(allowed_imports):
+def allowed_modules(allowed_imports: Iterable[str]) -> set[str]:
+    """The top-level modules a submission may import: the exercise's and the harmless
+    standard library, never a forbidden one."""
     return (set(allowed_imports) | HARMLESS_STDLIB) - FORBIDDEN_MODULES
 
 
-def check_source(source, allowed_imports, entry_point):
+def check_source(source: str, allowed_imports: Iterable[str], entry_point: str) -> Problem | None:
     """The first policy problem in `source`, or None when it may run."""
     try:
         tree = ast.parse(source, filename="solution.py")
@@ -210,7 +214,7 @@ def check_source(source, allowed_imports, entry_point):
     return None
 
 
-def _did_you_mean(entry_point, bound):
+def _did_you_mean(entry_point: str, bound: Iterable[str]) -> str:
     """A sentence naming the defined name `entry_point` was probably meant to be
     (a typo, another case), or nothing when none is close."""
     close = difflib.get_close_matches(entry_point, sorted(bound), n=1, cutoff=0.75)
@@ -220,7 +224,7 @@ def _did_you_mean(entry_point, bound):
     return f" It defines `{close[0]}`: rename it `{entry_point}`." if close else ""
 
 
-def _check_node(node, allowed):
+def _check_node(node: ast.AST, allowed: set[str]) -> Problem | None:
     line = getattr(node, "lineno", None)
     if isinstance(node, ast.Import):
         for alias in node.names:
@@ -245,7 +249,7 @@ def _check_node(node, allowed):
     return None
 
 
-def _check_module(name, allowed, line):
+def _check_module(name: str, allowed: set[str], line: int | None) -> Problem | None:
     parts = name.split(".")
     if parts[0] not in allowed or any(_banned_attribute(part) for part in parts[1:]):
         listed = ", ".join(sorted(allowed - {"__future__"}))
@@ -255,16 +259,16 @@ def _check_module(name, allowed, line):
     return None
 
 
-def _banned_attribute(name):
+def _banned_attribute(name: str) -> bool:
     if name in BANNED_ATTRIBUTES:
         return True
     return name.startswith("__") and name.endswith("__") and name not in ALLOWED_DUNDER_ATTRIBUTES
 
 
-def _top_level_names(tree):
+def _top_level_names(tree: ast.Module) -> Iterator[str]:
     """Every name a module binds at its top level (functions, classes, assignments,
     imports), including inside top-level if, try and with blocks."""
-    pending = list(tree.body)
+    pending: list[ast.AST] = list(tree.body)
     while pending:
         node = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -281,14 +285,14 @@ def _top_level_names(tree):
             pending.extend(node.body)
 
 
-def imported_libraries(source, allowed=None):
+def imported_libraries(source: str, allowed: Container[str] | None = None) -> list[str]:
     """The absolute module names `source` imports (within `allowed`, a set of
     top-level names, when given), in order. Unparsable source imports nothing."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return []
-    names = []
+    names: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
@@ -302,7 +306,7 @@ def imported_libraries(source, allowed=None):
 IMPORT_NAME = dis.opmap["IMPORT_NAME"]
 
 
-def guarded_builtins(allowed_imports):
+def guarded_builtins(allowed_imports: Iterable[str]) -> dict[str, object]:
     """The builtins a submission's module runs with: the banned names are gone
     and `__import__` admits only the exercise's modules on the submission's
     own import statements, and never a forbidden module on any import that
@@ -314,7 +318,13 @@ def guarded_builtins(allowed_imports):
     allowed = allowed_modules(allowed_imports)
     real_import = builtins.__import__
 
-    def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+    def guarded_import(
+        name: str,
+        globals: Mapping[str, object] | None = None,
+        locals: Mapping[str, object] | None = None,
+        fromlist: Sequence[str] | None = (),
+        level: int = 0,
+    ) -> ModuleType:
         parts = str(name).split(".")
         caller = sys._getframe(1)
         if caller.f_code.co_code[caller.f_lasti] == IMPORT_NAME:

@@ -6,6 +6,8 @@ NumPy, and the web side imports this module.
 
 import ast
 import os
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeGuard, TypedDict
 
 #: Seeds are what the supervisor draws for its own calls: four bytes.
 MAX_SEED = 2**32 - 1
@@ -16,7 +18,16 @@ MAX_DIMENSIONS = 4
 MAX_TEXT_CHARS = 10_000
 
 
-def quick_check_sizes(spec):
+class CustomInput(TypedDict):
+    """A learner's own input in its one form: a size and seed, or literal arguments."""
+
+    size: int | None
+    seed: int | None
+    args: list[object] | None
+
+
+# Any: the front matter as parsed from YAML; grader/validation.py checks its values.
+def quick_check_sizes(spec: Mapping[str, Any]) -> list[int]:
     """The sizes a quick check runs, from an exercise's front matter (`spec`): its
     `check_sizes`, else its first benchmark size. The largest is the largest size
     a learner's own input may have."""
@@ -27,7 +38,7 @@ class Refused(ValueError):
     """The learner's input is outside what the exercise takes; the message says why."""
 
 
-def clean(raw, max_size, arity=None):
+def clean(raw: object, max_size: int, arity: int | None = None) -> CustomInput:
     """The custom input `raw` (a dict from JSON) in its one form: {"size", "seed",
     "args"}, each None when not given; Refused with a message for the learner when
     it is malformed, too large, or (with `arity`, the entry point's parameter
@@ -57,12 +68,12 @@ def clean(raw, max_size, arity=None):
     return {"size": size, "seed": seed, "args": None}
 
 
-def is_int(value):
+def is_int(value: object) -> TypeGuard[int]:
     """Whether `value` is a JSON whole number (a bool is not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _clean_args(args, arity):
+def _clean_args(args: object, arity: int | None) -> list[object]:
     if not isinstance(args, list):
         raise Refused("Give the arguments as a list, one value per argument of the function.")
     if arity is not None and len(args) != arity:
@@ -76,7 +87,7 @@ def _clean_args(args, arity):
     return args
 
 
-def _count(value, depth, position):
+def _count(value: object, depth: int, position: int) -> int:
     """Values in one argument, refusing what no argument can be."""
     if isinstance(value, list):
         if depth > MAX_DIMENSIONS:
@@ -91,21 +102,21 @@ def _count(value, depth, position):
     raise Refused(f"Argument {position} holds a value of a kind an argument cannot be ({type(value).__name__}).")
 
 
-def describe(custom):
+def describe(custom: CustomInput) -> str:
     """The input in words, for messages: 'size 500, seed 42' or 'your arguments'."""
     if custom["args"] is not None:
         return "your arguments"
     return f"size {custom['size']:,}, seed {custom['seed']}"
 
 
-def sized_input(custom, check_sizes):
+def sized_input(custom: CustomInput, check_sizes: Iterable[int]) -> CustomInput:
     """`custom` with its size and seed filled in: the largest check size and a fresh seed when not given."""
     size = custom["size"] if custom["size"] is not None else max(check_sizes)
     seed = custom["seed"] if custom["seed"] is not None else int.from_bytes(os.urandom(4), "little")
     return {"size": size, "seed": seed, "args": None}
 
 
-def parameter_names(source, entry_point):
+def parameter_names(source: str, entry_point: str) -> list[str]:
     """The parameter names of `entry_point` in `source` (the trusted reference),
     read without running it; empty when there is no such function."""
     try:
