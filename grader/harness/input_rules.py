@@ -7,7 +7,7 @@ NumPy, and the web side imports this module.
 import ast
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeGuard, TypedDict
+from typing import Any, TypedDict, TypeGuard
 
 #: Seeds are what the supervisor draws for its own calls: four bytes.
 MAX_SEED = 2**32 - 1
