@@ -18,22 +18,39 @@ as the runner uses them, a vectorised one about as fast (bench/profile_overhead.
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import TypedDict, TypeVar, TypeVarTuple
 
 #: At most this many lines are kept (the slowest), and this much of each line's text.
 MAX_LINES = 40
 MAX_CODE_CHARS = 120
 
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
+#: A sys.settrace hook: called with each event, it returns the hook for the frame's next events.
+Tracer = Callable[[FrameType, str, object], "Tracer | None"]
+
+
+class LineRow(TypedDict):
+    """One timed line of the learner's module in the profile."""
+
+    line: int
+    code: str
+    hits: int
+    seconds: float
+
 
 class LineTimer:
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.seconds_ns = defaultdict(int)
-        self.hits = defaultdict(int)
+        self.seconds_ns: defaultdict[int, int] = defaultdict(int)
+        self.hits: defaultdict[int, int] = defaultdict(int)
         self.total_ns = 0  # the traced call's time, the whole of which the lines are shares
-        self._open = {}  # frame -> (line, clock at its last event)
+        self._open: dict[FrameType, tuple[int, int]] = {}  # frame -> (line, clock at its last event)
         self._clock = time.perf_counter_ns
 
-    def run(self, function, *args):
+    def run(self, function: Callable[[*Ts], T], *args: *Ts) -> T:
         """function(*args) with this module's lines timed."""
         previous = sys.gettrace()
         started = self._clock()
@@ -44,13 +61,13 @@ class LineTimer:
             sys.settrace(previous)
             self.total_ns = self._clock() - started
 
-    def _enter(self, frame, event, arg):
+    def _enter(self, frame: FrameType, event: str, arg: object) -> Tracer | None:
         if frame.f_code.co_filename != self.path:
             return None
         self._open[frame] = (frame.f_lineno, self._clock())
         return self._step
 
-    def _step(self, frame, event, arg):
+    def _step(self, frame: FrameType, event: str, arg: object) -> Tracer:
         now = self._clock()
         line, since = self._open[frame]
         self.seconds_ns[line] += now - since
@@ -63,7 +80,7 @@ class LineTimer:
             self._open[frame] = (line, self._clock())
         return self._step
 
-    def rows(self, source_lines):
+    def rows(self, source_lines: Sequence[str]) -> list[LineRow]:
         """The slowest lines, in line order: line number, its text, how many
         times it ran and its seconds."""
         slowest = sorted(self.hits, key=lambda line: -self.seconds_ns[line])[:MAX_LINES]
@@ -78,7 +95,7 @@ class LineTimer:
         ]
 
 
-def _text(source_lines, line):
+def _text(source_lines: Sequence[str], line: int) -> str:
     if 1 <= line <= len(source_lines):
         return source_lines[line - 1].strip()[:MAX_CODE_CHARS]
     return ""

@@ -7,6 +7,7 @@ the job's trusted files (format_stdin), which the submission never sees either."
 import hashlib
 import hmac
 import json
+from collections.abc import Callable, Mapping
 
 REPORT_PREFIX = "HOTPATH-REPORT"
 #: The job's files that only the trusted side may read. They never touch the sandbox's
@@ -17,7 +18,7 @@ TRUSTED_FILES = ("job.json", "reference.py", "inputs.py", "check.py")
 MAX_STDIN_BYTES = 16 << 20
 
 
-def format_stdin(secret_line: bytes, files: dict) -> bytes:
+def format_stdin(secret_line: bytes, files: Mapping[str, str]) -> bytes:
     """What the host writes to the harness's stdin: the secret's line, then `files`
     (names from TRUSTED_FILES mapped to their text) as JSON."""
     unknown = set(files) - set(TRUSTED_FILES)
@@ -26,12 +27,12 @@ def format_stdin(secret_line: bytes, files: dict) -> bytes:
     return secret_line + json.dumps(files).encode("utf-8")
 
 
-def parse_stdin(data: bytes):
+def parse_stdin(data: bytes) -> tuple[bytes, dict[str, str]]:
     """(secret, files) from what format_stdin wrote. ValueError when the files
     part is not such an object (the secret is still returned by the caller's
     first line, so the failure can be reported signed)."""
     line, _, rest = data.partition(b"\n")
-    files = json.loads(rest.decode("utf-8")) if rest.strip() else {}
+    files: object = json.loads(rest.decode("utf-8")) if rest.strip() else {}
     if not isinstance(files, dict) or not all(
         name in TRUSTED_FILES and isinstance(text, str) for name, text in files.items()
     ):
@@ -43,12 +44,12 @@ def sign(secret: bytes, payload: str) -> str:
     return hmac.new(secret, payload.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
-def format_report(secret: bytes, report: dict) -> str:
+def format_report(secret: bytes, report: Mapping[str, object]) -> str:
     payload = json.dumps(report, separators=(",", ":"), sort_keys=True, allow_nan=False)
     return f"{REPORT_PREFIX} {sign(secret, payload)} {payload}"
 
 
-def parse_report(secret: bytes, stdout: bytes):
+def parse_report(secret: bytes, stdout: bytes) -> dict[str, object] | None:
     """Returns the verified report dict from the harness output, or None."""
     for raw_line in reversed(stdout.splitlines()):
         line = raw_line.decode("utf-8", errors="replace").strip()
@@ -61,7 +62,7 @@ def parse_report(secret: bytes, stdout: bytes):
         if not hmac.compare_digest(digest, sign(secret, payload)):
             return None
         try:
-            report = json.loads(payload)
+            report: object = json.loads(payload)
         except ValueError:
             return None
         return report if isinstance(report, dict) else None
@@ -75,25 +76,27 @@ PROGRESS_PHASES = ("loading", "checking", "timing", "profiling", "comparing")
 PROGRESS_COUNTS = ("size_index", "sizes", "pair", "pairs")
 PROGRESS_SECONDS = ("elapsed_s", "eta_s")
 MAX_PROGRESS_LINE = 4096
+#: A verified progress line: its phase, counts (int) and seconds (float), None where not given.
+Progress = dict[str, str | int | float | None]
 
 
-def format_progress(secret: bytes, progress: dict) -> str:
+def format_progress(secret: bytes, progress: Mapping[str, object]) -> str:
     payload = json.dumps(progress, separators=(",", ":"), sort_keys=True, allow_nan=False)
     return f"{PROGRESS_PREFIX} {sign(secret, payload)} {payload}"
 
 
-def parse_progress(secret: bytes, line: str):
+def parse_progress(secret: bytes, line: str) -> Progress | None:
     """The verified, well-formed progress dict in `line`, or None."""
     parts = line.strip().split(" ", 2)
     if len(parts) != 3 or parts[0] != PROGRESS_PREFIX or not hmac.compare_digest(parts[1], sign(secret, parts[2])):
         return None
     try:
-        progress = json.loads(parts[2])
+        progress: object = json.loads(parts[2])
     except ValueError:
         return None
     if not isinstance(progress, dict) or progress.get("phase") not in PROGRESS_PHASES:
         return None
-    clean = {"phase": progress["phase"]}
+    clean: Progress = {"phase": progress["phase"]}
     for name in PROGRESS_COUNTS:
         value = progress.get(name)
         clean[name] = value if type(value) is int and value >= 0 else None
@@ -111,12 +114,12 @@ class ProgressReader:
     verified progress dict. The report itself is parsed from the whole output at
     the end (parse_report), not here."""
 
-    def __init__(self, secret: bytes, callback):
+    def __init__(self, secret: bytes, callback: Callable[[Progress], object]) -> None:
         self.secret = secret
         self.callback = callback
         self.pending = b""
 
-    def feed(self, chunk: bytes):
+    def feed(self, chunk: bytes) -> None:
         self.pending += chunk
         *lines, self.pending = self.pending.split(b"\n")
         if len(self.pending) > MAX_PROGRESS_LINE:
