@@ -16,6 +16,11 @@ shmem_enabled "deny"), the pages stay small and nothing else changes.
 import ctypes
 import mmap
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 HUGE_PAGE = 2 << 20
 MADV_COLLAPSE = 25
@@ -35,10 +40,11 @@ _libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 class _Mapping:
     """A 2 MiB-aligned shared mapping of a memfd, unmapped when the last array viewing it goes."""
 
-    def __init__(self, fd, size, writable, populate):
+    def __init__(self, fd: int, size: int, writable: bool, populate: bool) -> None:
         self.length = _round_up(size, mmap.PAGESIZE)
-        self.address = None
-        reserved = _libc.mmap(
+        self.address: int | None = None
+        # ctypes declares no Python types: mmap returns an address (int), or None for NULL.
+        reserved: int | None = _libc.mmap(
             None, self.length + HUGE_PAGE, _PROT_NONE, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE, -1, 0
         )
         if reserved in (None, _FAILED):
@@ -46,7 +52,7 @@ class _Mapping:
         aligned = _round_up(reserved, HUGE_PAGE)
         prot = mmap.PROT_READ | (mmap.PROT_WRITE if writable else 0)
         flags = mmap.MAP_SHARED | _MAP_FIXED | (_MAP_POPULATE if populate else 0)
-        placed = _libc.mmap(aligned, self.length, prot, flags, fd, 0)
+        placed: int | None = _libc.mmap(aligned, self.length, prot, flags, fd, 0)
         if placed != aligned:
             error = _os_error("mapping a memfd")
             _libc.munmap(reserved, self.length + HUGE_PAGE)
@@ -57,20 +63,20 @@ class _Mapping:
         tail = reserved + self.length + HUGE_PAGE - (aligned + self.length)
         if tail:
             _libc.munmap(aligned + self.length, tail)
-        self.__array_interface__ = {
+        self.__array_interface__: dict[str, object] = {
             "shape": (size,),
             "typestr": "|u1",
             "data": (aligned, not writable),
             "version": 3,
         }
 
-    def __del__(self):
+    def __del__(self) -> None:
         if self.address is not None:
             _libc.munmap(self.address, self.length)
             self.address = None
 
 
-def map_aligned(fd, size, writable, populate=True):
+def map_aligned(fd: int, size: int, writable: bool, populate: bool = True) -> "npt.NDArray[np.uint8]":
     """The first `size` bytes of memfd `fd` as a uint8 array, mapped shared at a
     2 MiB-aligned address (so huge pages in the memfd are mapped as such).
     The mapping lives as long as the array or any view of it."""
@@ -81,7 +87,7 @@ def map_aligned(fd, size, writable, populate=True):
     return np.asarray(_Mapping(fd, size, writable, populate))
 
 
-def collapse(fd, size):
+def collapse(fd: int, size: int) -> bool:
     """Asks the kernel to back memfd `fd`'s first `size` bytes with huge pages
     (every whole 2 MiB extent of them). Returns whether it did; False on a kernel
     without MADV_COLLAPSE or where shmem huge pages are denied. Costs a copy of
@@ -90,12 +96,13 @@ def collapse(fd, size):
         return False
     mapping = _Mapping(fd, size, writable=False, populate=False)
     try:
-        return _libc.madvise(mapping.address, _round_down(size, HUGE_PAGE), MADV_COLLAPSE) == 0
+        status: int = _libc.madvise(mapping.address, _round_down(size, HUGE_PAGE), MADV_COLLAPSE)
+        return status == 0
     finally:
         mapping.__del__()
 
 
-def shared_memory_collapses():
+def shared_memory_collapses() -> bool:
     """Whether this kernel gives a memfd huge pages on request (collapse)."""
     fd = os.memfd_create("hotpath-probe", os.MFD_CLOEXEC)
     try:
@@ -105,14 +112,14 @@ def shared_memory_collapses():
         os.close(fd)
 
 
-def _round_up(value, unit):
+def _round_up(value: int, unit: int) -> int:
     return (value + unit - 1) // unit * unit
 
 
-def _round_down(value, unit):
+def _round_down(value: int, unit: int) -> int:
     return value // unit * unit
 
 
-def _os_error(what):
+def _os_error(what: str) -> OSError:
     number = ctypes.get_errno()
     return OSError(number, f"{what}: {os.strerror(number)}")

@@ -20,6 +20,8 @@ raises as PermissionError: the learner sees an ordinary error in their own code.
 import errno
 import os
 
+# pyseccomp ships no type information (no py.typed), so its names are Any to mypy; the
+# annotations below still name its classes (SyscallFilter, Arg) for the reader.
 import pyseccomp as seccomp
 
 #: Denied to every process in the sandbox, the trusted supervisor included: nothing
@@ -156,21 +158,23 @@ COMMAND_MASK = 0xFFFFFFFF
 #: clone3 passes its flags in memory, where a filter cannot read them. It answers
 #: ENOSYS ("no such call"), on which glibc falls back to clone(), whose flags it can.
 CLONE3_ERRNO = errno.ENOSYS
+#: A denial: (call, errno, condition), condition None or (argument index, mask, value).
+Rule = tuple[str, int, tuple[int, int, int] | None]
 
 
-def sandbox_rules():
+def sandbox_rules() -> list[Rule]:
     """SANDBOX_DENIED as (call, errno, condition) rules; condition is None (always) or
     (argument index, mask, value): the call is denied when argument & mask == value.
     Both the libseccomp filter here and Docker's profile (grader/sandbox/seccomp.py)
     are built from these."""
-    rules = [(name, DENIED_ERRNO, None) for name in SANDBOX_DENIED]
+    rules: list[Rule] = [(name, DENIED_ERRNO, None) for name in SANDBOX_DENIED]
     rules += [(name, DENIED_ERRNO, (index, COMMAND_MASK, value)) for name, index, value, _ in SANDBOX_DENIED_WHEN]
     rules += [("clone", DENIED_ERRNO, (0, flag, flag)) for flag in NAMESPACE_CLONE_FLAGS.values()]
     rules.append(("clone3", CLONE3_ERRNO, None))
     return rules
 
 
-def _new_filter():
+def _new_filter() -> seccomp.SyscallFilter:
     """An allow-by-default filter with the sandbox rules, for every thread."""
     policy = seccomp.SyscallFilter(seccomp.ALLOW)
     policy.set_attr(seccomp.Attr.CTL_TSYNC, 1)
@@ -182,18 +186,18 @@ def _new_filter():
     return policy
 
 
-def _deny(policy, name, *conditions, error=DENIED_ERRNO):
+def _deny(policy: seccomp.SyscallFilter, name: str, *conditions: seccomp.Arg, error: int = DENIED_ERRNO) -> None:
     # A call this architecture does not have (iopl on arm64, say) cannot be made there either.
     if seccomp.resolve_syscall(seccomp.system_arch(), name) >= 0:
         policy.add_rule(seccomp.ERRNO(error), name, *conditions)
 
 
-def sandbox_filter():
+def sandbox_filter() -> seccomp.SyscallFilter:
     """The SANDBOX filter, a libseccomp SyscallFilter."""
     return _new_filter()
 
 
-def runner_filter(own_pid):
+def runner_filter(own_pid: int) -> seccomp.SyscallFilter:
     """The RUNNER filter for the process `own_pid`."""
     policy = _new_filter()
     for name in RUNNER_DENIED:
@@ -207,6 +211,6 @@ def runner_filter(own_pid):
     return policy
 
 
-def confine_runner():
+def confine_runner() -> None:
     """Installs the RUNNER filter on the calling process (all its threads)."""
     runner_filter(os.getpid()).load()
