@@ -12,8 +12,11 @@ learner reruns the reference on an input of their own.
 """
 
 import math
+from collections.abc import Iterable, Sequence
+from typing import TypedDict, cast
 
 import numpy as np
+import numpy.typing as npt
 
 #: An array with at most this many elements is shown in full.
 SHOWN_ELEMENTS = 32
@@ -24,14 +27,28 @@ MAX_CHARS = 600
 CUT = " … (cut short)"
 
 
-def call_fields(args, names):
+class CallFields(TypedDict):
+    """The failing call's arguments in a report's failure (call_fields)."""
+
+    arguments: list[str]
+    arguments_complete: bool
+
+
+class AnswerFields(TypedDict, total=False):
+    """Both whole answers in a report's failure, when small enough (answer_fields)."""
+
+    expected_answer: str
+    got_answer: str
+
+
+def call_fields(args: Iterable[object], names: Sequence[str]) -> CallFields:
     """The report's failure fields for a call on `args`: `arguments`, one line per
     argument, and `arguments_complete`, whether every value is given in full."""
     lines = describe(args, names)
     return {"arguments": lines, "arguments_complete": all(_complete(line) for line in lines)}
 
 
-def answer_fields(expected, got):
+def answer_fields(expected: object, got: object) -> AnswerFields:
     """The reference's answer and the submission's, in full (`expected_answer`,
     `got_answer`), when both are small enough to read whole; else nothing."""
     texts = [_value(expected), _value(got)]
@@ -40,13 +57,13 @@ def answer_fields(expected, got):
     return {"expected_answer": texts[0], "got_answer": texts[1]}
 
 
-def _complete(text):
+def _complete(text: str) -> bool:
     return DESCRIBED not in text and not text.endswith(CUT)
 
 
-def describe(args, names):
+def describe(args: Iterable[object], names: Sequence[str]) -> list[str]:
     """One `name = value` line per argument of the failing call."""
-    lines = []
+    lines: list[str] = []
     for position, value in enumerate(args):
         name = names[position] if position < len(names) else f"argument {position + 1}"
         text = _value(value)
@@ -56,7 +73,7 @@ def describe(args, names):
     return lines
 
 
-def _value(value):
+def _value(value: object) -> str:
     if isinstance(value, np.ndarray):
         return _array(value)
     if isinstance(value, np.generic):
@@ -71,7 +88,7 @@ def _value(value):
     return f"a {type(value).__name__}"
 
 
-def _array(array):
+def _array(array: npt.NDArray[np.generic]) -> str:
     if array.size > SHOWN_ELEMENTS or array.dtype.kind not in "biufc":
         shape = "(" + ", ".join(str(n) for n in array.shape) + ("," if array.ndim == 1 else "") + ")"
         return f"a {array.dtype.name} array of shape {shape}{DESCRIBED}"
@@ -80,18 +97,19 @@ def _array(array):
     return f"np.array({_nested(array)}, dtype={_dtype(array.dtype)})"
 
 
-def _dtype(dtype):
+def _dtype(dtype: np.dtype[np.generic]) -> str:
     # np.bool_ is the one spelling of the boolean type NumPy 1 and 2 both have.
     return "np.bool_" if dtype.kind == "b" else f"np.{dtype.name}"
 
 
-def _nested(array):
+def _nested(array: npt.NDArray[np.generic]) -> str:
     if array.ndim == 0:
-        return _element(array[()])
+        # A 0-d array indexed by () gives its NumPy scalar (NumPy's stubs say an array).
+        return _element(cast(np.generic, array[()]))
     return "[" + ", ".join(_nested(row) for row in array) + "]"
 
 
-def _element(value):
+def _element(value: np.generic) -> str:
     """A NumPy scalar's shortest exact spelling (NumPy's str of a scalar round-trips)."""
     if value.dtype.kind == "c" and not np.isfinite(value):
         return f"complex({_scalar(float(value.real))}, {_scalar(float(value.imag))})"
@@ -100,7 +118,7 @@ def _element(value):
     return str(value)
 
 
-def _scalar(value):
+def _scalar(value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return "np.nan" if math.isnan(value) else ("np.inf" if value > 0 else "-np.inf")
     return repr(value)
