@@ -29,11 +29,21 @@ what the module allocated on the device at import (Side.wait_hello).
 Without pynvml the probe reports nothing and the host figures are used.
 """
 
+from collections.abc import Iterable
+from typing import Literal
+
 import numpy as np
+import numpy.typing as npt
+
+#: Where an answer's array lives (Device.placement).
+Placement = Literal["device", "host"]
 
 
 class Device:
-    def __init__(self):
+    """The runner's side of a GPU call. CuPy has no type information here (it is
+    imported only on a GPU worker), so its objects are Any to mypy."""
+
+    def __init__(self) -> None:
         import cupy
 
         # Bound before the submission's module runs, so code that replaces
@@ -43,15 +53,14 @@ class Device:
         self._ndarray = cupy.ndarray
         self._pools = (cupy.get_default_memory_pool(), cupy.get_default_pinned_memory_pool())
         self.synchronize = cupy.cuda.runtime.deviceSynchronize
-        self.name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
-        if isinstance(self.name, bytes):
-            self.name = self.name.decode("utf-8", "replace")
+        name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+        self.name: str = name.decode("utf-8", "replace") if isinstance(name, bytes) else name
         # The first allocation makes the CUDA context (hundreds of MB of device
         # memory), before the supervisor's memory baseline: it is not the module's.
         self.to_device((np.zeros(1),))
         self.release_pool()
 
-    def to_device(self, args):
+    def to_device(self, args: Iterable[object]) -> tuple[object, ...]:
         """Copies NumPy arguments to the device and waits until they are there."""
         staged = tuple(
             self._asarray(a) if type(a).__name__ == "ndarray" and type(a).__module__ == "numpy" else a for a in args
@@ -59,7 +68,7 @@ class Device:
         self.synchronize()
         return staged
 
-    def to_host(self, value):
+    def to_host(self, value: object) -> object:
         """CuPy arrays (also inside a tuple) as NumPy arrays; anything else unchanged."""
         if type(value) is self._ndarray:
             return self._asnumpy(value)
@@ -67,7 +76,7 @@ class Device:
             return tuple(self.to_host(item) for item in value)
         return value
 
-    def placement(self, value):
+    def placement(self, value: object) -> list[Placement | None]:
         """Where each array of `value` lives, in order: "device", "host" or None
         (not an array). The supervisor compares the submission's with the
         reference's: a NumPy answer where the reference returns a CuPy array
@@ -80,11 +89,11 @@ class Device:
             return ["host"]
         return [None]
 
-    def modified_arguments(self, staged, originals):
+    def modified_arguments(self, staged: Iterable[object], originals: Iterable[npt.NDArray[np.generic]]) -> list[int]:
         """Positions of device arguments whose contents no longer match the host
         arrays they were staged from (the inputs must be left unchanged on the
         device as on the host)."""
-        changed = []
+        changed: list[int] = []
         for position, (on_device, original) in enumerate(zip(staged, originals)):
             if type(on_device) is self._ndarray:
                 now = self._asnumpy(on_device)
@@ -92,14 +101,17 @@ class Device:
                     changed.append(position)
         return changed
 
-    def release_pool(self):
+    def release_pool(self) -> None:
         for pool in self._pools:
             pool.free_all_blocks()
 
 
 class MemoryProbe:
-    def __init__(self):
-        self.handle = None
+    """Device memory in use, read from NVML (pynvml, which has no type information:
+    its handle is an opaque object)."""
+
+    def __init__(self) -> None:
+        self.handle: object | None = None
         try:
             import pynvml
 
@@ -110,10 +122,10 @@ class MemoryProbe:
             self.handle = None
 
     @property
-    def available(self):
+    def available(self) -> bool:
         return self.handle is not None
 
-    def used_bytes(self):
+    def used_bytes(self) -> int | None:
         if self.handle is None:
             return None
         try:
@@ -130,13 +142,13 @@ class DeviceHoldings:
     own: loading its module, each call, each emptying of its pool. The tally
     starts at zero when the module's first line runs and never goes below it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.held_bytes = 0
 
-    def changed(self, before_bytes, after_bytes):
+    def changed(self, before_bytes: int, after_bytes: int) -> None:
         self.held_bytes = max(0, self.held_bytes + after_bytes - before_bytes)
 
-    def call_peak(self, before_bytes, sampled_peak_bytes, after_bytes):
+    def call_peak(self, before_bytes: int, sampled_peak_bytes: int, after_bytes: int) -> int:
         """The most this runner held during a call that began at `before_bytes`
         (device-wide), peaked at `sampled_peak_bytes` as sampled, and ended at
         `after_bytes`; the tally moves on to the call's end. A peak between two
