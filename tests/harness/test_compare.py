@@ -84,6 +84,8 @@ def test_an_unsupported_answer_is_named():
 
 def test_a_reference_answer_the_grader_cannot_compare_is_said_so():
     assert wrong("text", "text").message == "The reference returned a str, which the grader cannot compare."
+    refused = ipc.UnsupportedValue("a generator")
+    assert wrong(refused, 1.0).message == "The reference returned a generator, which the grader cannot compare."
 
 
 # -- values ------------------------------------------------------------------------
