@@ -25,11 +25,18 @@ included: one call each, so a rough figure, never a speedup.
 """
 
 import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Literal, TypedDict, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from . import failing_call, feedback, input_rules
-from .input_rules import Refused, clean, describe, sized_input
+from .input_rules import CustomInput, Refused, clean, describe, sized_input
+from .per_size import Role
+
+if TYPE_CHECKING:
+    from .supervisor import Grading
 
 #: Elements of an answer shown in its preview.
 PREVIEW_ELEMENTS = 8
@@ -37,7 +44,53 @@ PREVIEW_ELEMENTS = 8
 SPECIAL_FLOATS = {"nan": math.nan, "inf": math.inf, "+inf": math.inf, "-inf": -math.inf}
 
 
-def literal_arguments(values, sample, names):
+class TuplePreview(TypedDict):
+    kind: Literal["tuple"]
+    items: list["Preview"]
+    text: str
+
+
+class ArrayPreview(TypedDict):
+    kind: Literal["array"]
+    dtype: str
+    shape: list[int]
+    head: list[str]
+    more: int
+    text: str
+
+
+class ValuePreview(TypedDict):
+    kind: Literal["value"]
+    type: str
+    text: str
+
+
+#: An answer as the report previews it (see preview).
+Preview = TuplePreview | ArrayPreview | ValuePreview
+
+
+class SideEntry(TypedDict):
+    """One side's answer on the input and its two call times (the warm one None
+    when the first call already failed)."""
+
+    answer: Preview
+    first_call_s: float
+    seconds: float | None
+
+
+class CustomInputEntry(TypedDict):
+    """The report's `custom_input`."""
+
+    size: int | None
+    seed: int | None
+    arguments: list[str]
+    match: bool | None
+    mismatch: str
+    reference: SideEntry | None
+    submission: SideEntry | None
+
+
+def literal_arguments(values: Sequence[object], sample: Sequence[object], names: Sequence[str]) -> tuple[object, ...]:
     """The learner's literal `values` as arguments of exactly the types in `sample`
     (make_inputs' arguments at a check size); Refused saying which argument does not fit."""
     if len(values) != len(sample):
@@ -48,7 +101,7 @@ def literal_arguments(values, sample, names):
     )
 
 
-def _convert(value, like, name):
+def _convert(value: object, like: object, name: str) -> object:
     if isinstance(like, np.ndarray):
         return _array(value, like, name)
     if isinstance(like, (bool, np.bool_)):
@@ -74,7 +127,7 @@ def _convert(value, like, name):
     raise Refused(f"{name} ({type(like).__name__}) cannot be given as a literal here; give a size and a seed instead.")
 
 
-def _array(value, like, name):
+def _array(value: object, like: npt.NDArray[np.generic], name: str) -> npt.NDArray[np.generic]:
     dtype = like.dtype
     if isinstance(value, str) and dtype == np.uint8 and like.ndim == 1:
         return np.frombuffer(value.encode("utf-8"), dtype=np.uint8).copy()
@@ -92,7 +145,7 @@ def _array(value, like, name):
     return np.array(flat, dtype=dtype).reshape(shape)
 
 
-def _shape(value, name):
+def _shape(value: object, name: str) -> tuple[int, ...]:
     """The shape of nested lists, refusing ragged ones."""
     if not isinstance(value, list):
         return ()
@@ -102,7 +155,7 @@ def _shape(value, name):
     return (len(value),) + (inner.pop() if inner else ())
 
 
-def _flatten(value):
+def _flatten(value: object) -> Iterator[object]:
     if isinstance(value, list):
         for item in value:
             yield from _flatten(item)
@@ -110,7 +163,7 @@ def _flatten(value):
         yield value
 
 
-def _element(item, dtype, name):
+def _element(item: object, dtype: np.dtype[np.generic], name: str) -> bool | int | float:
     if dtype.kind == "b":
         if not isinstance(item, bool):
             raise Refused(f"{name} holds booleans: give true or false, not {item!r}.")
@@ -118,7 +171,7 @@ def _element(item, dtype, name):
     if dtype.kind in "iu":
         if not input_rules.is_int(item):
             raise Refused(f"{name} holds {dtype.name} values: give whole numbers, not {item!r}.")
-        _in_range(item, dtype, name)
+        _in_range(item, cast("np.dtype[np.integer]", dtype), name)  # an integer dtype: kind i or u
         return item
     number = _float(item)
     if number is None:
@@ -128,7 +181,7 @@ def _element(item, dtype, name):
     return number
 
 
-def _float(value):
+def _float(value: object) -> float | None:
     if isinstance(value, str):
         return SPECIAL_FLOATS.get(value.strip().lower())
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -136,7 +189,7 @@ def _float(value):
     return float(value)
 
 
-def _in_range(number, dtype, name):
+def _in_range(number: int, dtype: np.dtype[np.integer], name: str) -> None:
     limits = np.iinfo(dtype)
     if not limits.min <= number <= limits.max:
         raise Refused(
@@ -144,7 +197,7 @@ def _in_range(number, dtype, name):
         )
 
 
-def preview(value):
+def preview(value: object) -> Preview:
     """An answer, readable at a glance: its kind, dtype and shape, its first
     elements and how many more there are, and the whole in one line (`text`)."""
     if isinstance(value, tuple):
@@ -173,15 +226,15 @@ def preview(value):
     return {"kind": "value", "type": type(value).__name__, "text": text}
 
 
-def _shape_text(shape):
+def _shape_text(shape: Sequence[int]) -> str:
     return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def side_entry(value, first_call_s, warm_s):
+def side_entry(value: object, first_call_s: float, warm_s: float | None) -> SideEntry:
     return {"answer": preview(value), "first_call_s": first_call_s, "seconds": warm_s}
 
 
-def matched_message(custom):
+def matched_message(custom: CustomInput) -> str:
     return (
         f"Your code and the reference ran on {describe(custom)}: the answers match. "
         "Each side was called twice on it (the first call may compile); the times are one call each, "
@@ -189,7 +242,7 @@ def matched_message(custom):
     )
 
 
-def reference_refused(custom, failure):
+def reference_refused(custom: CustomInput, failure: Mapping[str, object] | None) -> str:
     """Why the reference's own failure on literal values is the input's doing:
     the last line of its traceback (the exception), for the learner."""
     detail = str((failure or {}).get("reference") or "").strip().splitlines()
@@ -200,7 +253,7 @@ def reference_refused(custom, failure):
     )
 
 
-def run(grading):
+def run(grading: "Grading") -> None:
     """Runs the job's custom input on both sides of `grading` (a supervisor.Grading
     in check mode, its runners loaded), twice, and writes `custom_input` and the
     message into its report. Ends the grading (supervisor.Finished) when the input
@@ -219,7 +272,7 @@ def run(grading):
             args = literal_arguments(custom["args"], sample, grading.parameter_names)
     except Refused as exc:
         raise Finished(feedback.REJECTED, f"Your input was refused: {exc}") from None
-    entry = report["custom_input"] = {
+    entry: CustomInputEntry = {
         "size": custom["size"],
         "seed": custom["seed"],
         "arguments": failing_call.call_fields(args, grading.parameter_names)["arguments"],
@@ -228,7 +281,9 @@ def run(grading):
         "reference": None,
         "submission": None,
     }
-    first = {}
+    report["custom_input"] = entry
+    first: dict[Role, float] = {}
+    role: Role
     for new_input in (True, False):
         grading.last_outcomes = None
         try:
@@ -259,5 +314,5 @@ def run(grading):
     report["sizes"] = []
 
 
-def _as_tuple(args):
+def _as_tuple(args: object) -> tuple[object, ...]:
     return tuple(args) if isinstance(args, (tuple, list)) else (args,)
