@@ -33,7 +33,7 @@ def home(request):
 
 def browse(request):
     context = {"browse": browse_list.browse_questions(request.GET), "orders": browsing.ORDERS}
-    return render(request, "questions/browse.html", context)
+    return render(request, "practice/browse.html", context)
 
 
 def _coding_panel_exists():
@@ -79,7 +79,7 @@ def detail(request, slug):
         context["editorial"] = editorial_for(user, question)
         if _coding_panel_exists():
             context["coding_panel_template"] = CODING_PANEL_TEMPLATE
-    return render(request, "questions/detail.html", context)
+    return render(request, "practice/detail.html", context)
 
 
 def _record_answer(question, user, form):
@@ -97,7 +97,7 @@ def track(request, slug):
     progress = tracks.track_progress(slug, request.user)
     if progress is None:
         raise Http404("No such track.")
-    return render(request, "questions/track.html", {"progress": progress})
+    return render(request, "practice/track.html", {"progress": progress})
 
 
 @login_required
@@ -116,4 +116,4 @@ def progress(request):
             "counts": [level.count for level in calibration.levels],
         },
     }
-    return render(request, "questions/progress.html", context)
+    return render(request, "practice/progress.html", context)
