@@ -25,11 +25,16 @@ import socket
 import stat
 import struct
 import time
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Self, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from . import hugepages
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 HEADER = struct.Struct("<I")
 MAX_MESSAGE_BYTES = 1 << 20
@@ -69,13 +74,15 @@ class Unsupported(Exception):
 
 
 class Channel:
-    def __init__(self, sock):
+    """Length-prefixed JSON messages, with descriptors alongside, over a Unix socket."""
+
+    def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
 
-    def fileno(self):
+    def fileno(self) -> int:
         return self.sock.fileno()
 
-    def send(self, message, fds=()):
+    def send(self, message: Mapping[str, object], fds: Iterable[int] = ()) -> None:
         data = json.dumps(message, separators=(",", ":"), allow_nan=False).encode("utf-8")
         payload = HEADER.pack(len(data)) + data
         if fds:
@@ -84,14 +91,14 @@ class Channel:
         if payload:
             self.sock.sendall(payload)
 
-    def receive(self, deadline_ns=None):
+    def receive(self, deadline_ns: int | None = None) -> tuple[dict[str, object], list[int]]:
         """One message and the descriptors that came with it.
 
         `deadline_ns` is a time.perf_counter_ns() value; None waits forever.
         Raises TimeoutError, ChannelClosed or ProtocolError.
         """
         buffer = bytearray()
-        fds = []
+        fds: list[int] = []
         try:
             wanted = HEADER.size
             have_length = False
@@ -111,7 +118,7 @@ class Channel:
                     wanted = HEADER.size + length
                     have_length = True
             try:
-                message = json.loads(bytes(buffer[HEADER.size :]))
+                message: object = json.loads(bytes(buffer[HEADER.size :]))
             except ValueError:
                 raise ProtocolError("message is not JSON") from None
             if not isinstance(message, dict):
@@ -121,7 +128,7 @@ class Channel:
             close_fds(fds)
             raise
 
-    def _wait_readable(self, deadline_ns):
+    def _wait_readable(self, deadline_ns: int | None) -> None:
         while True:
             if deadline_ns is None:
                 timeout_ms = None
@@ -135,7 +142,7 @@ class Channel:
                 raise TimeoutError()
 
 
-def close_fds(fds):
+def close_fds(fds: Iterable[int]) -> None:
     for fd in fds:
         try:
             os.close(fd)
@@ -148,12 +155,13 @@ class Arena:
     an array of 2 MiB or more starts at a 2 MiB boundary, so it can lie in huge
     pages (hugepages.collapse) as it would at a learner's desk."""
 
-    def __init__(self, huge_aligned=False):
-        self.arrays = []
+    def __init__(self, huge_aligned: bool = False) -> None:
+        self.arrays: list[tuple[int, npt.NDArray[np.generic]]] = []
         self.size = 0
         self.huge_aligned = huge_aligned
 
-    def place(self, array):
+    def place(self, array: npt.NDArray[np.generic]) -> int:
+        """Places `array` and returns its offset in the memfd."""
         offset = self.size
         if self.huge_aligned and array.nbytes >= hugepages.HUGE_PAGE:
             offset = -(-offset // hugepages.HUGE_PAGE) * hugepages.HUGE_PAGE
@@ -161,7 +169,7 @@ class Arena:
         self.size = offset + _round_up(array.nbytes)
         return offset
 
-    def write_memfd(self, name, seal, spare_fd=None):
+    def write_memfd(self, name: str, seal: bool, spare_fd: int | None = None) -> int | None:
         """A memfd holding every placed array (None when there are no bytes);
         in huge pages where the arena is huge_aligned and the kernel allows.
 
@@ -178,7 +186,8 @@ class Arena:
         try:
             os.ftruncate(fd, self.size)
             for offset, array in self.arrays:
-                view = memoryview(array.reshape(-1).view(np.uint8))
+                # NumPy's stubs give an array the buffer protocol on Python 3.12+ only.
+                view = memoryview(cast("ReadableBuffer", array.reshape(-1).view(np.uint8)))
                 while len(view):
                     written = os.pwrite(fd, view, offset)
                     view = view[written:]
@@ -193,7 +202,7 @@ class Arena:
         return fd
 
 
-def seal_result(fd):
+def seal_result(fd: int) -> int:
     """Seals `fd` against writing, growing and shrinking (and further seals);
     returns how many times the kernel refused first (SEAL_ATTEMPTS)."""
     for refusals in range(SEAL_ATTEMPTS):
@@ -212,7 +221,7 @@ def seal_result(fd):
     )
 
 
-def spare_result_memfd(nbytes):
+def spare_result_memfd(nbytes: int) -> int:
     """An empty-looking memfd whose first `nbytes` are already allocated, for a
     runner to write its result into (Arena.write_memfd) and seal.
 
@@ -246,21 +255,23 @@ def same_bytes(first: npt.NDArray[np.generic], second: npt.NDArray[np.generic]) 
     return bool(np.array_equal(first, second))
 
 
-def _round_up(nbytes):
+def _round_up(nbytes: int) -> int:
     return (nbytes + PAGE - 1) // PAGE * PAGE
 
 
-def encode(value, arena, depth=0):
+def encode(value: object, arena: Arena, depth: int = 0) -> dict[str, object]:
     """JSON-able description of `value`; array bytes go into `arena`.
 
     Only plain data crosses: exact numpy.ndarray of a numeric dtype, numpy
     numeric scalars, Python numbers, None, and tuples of those.
     """
     kind = type(value)
+    # mypy does not narrow `value` through `kind is ...`: the casts below say what that test established.
     if kind is np.ndarray:
-        if value.dtype.kind not in _NUMERIC_KINDS or value.dtype.fields is not None:
-            raise Unsupported(f"a numpy array of dtype {value.dtype} (only numeric dtypes are supported)")
-        contiguous = np.ascontiguousarray(value)
+        array = cast("npt.NDArray[np.generic]", value)
+        if array.dtype.kind not in _NUMERIC_KINDS or array.dtype.fields is not None:
+            raise Unsupported(f"a numpy array of dtype {array.dtype} (only numeric dtypes are supported)")
+        contiguous = np.ascontiguousarray(array)
         offset = arena.place(contiguous)
         return {"t": "array", "dtype": contiguous.dtype.str, "shape": list(contiguous.shape), "offset": offset}
     if kind is bool:
@@ -268,21 +279,23 @@ def encode(value, arena, depth=0):
     if kind is int:
         return {"t": "int", "v": str(value)}
     if kind is float:
-        return {"t": "float", "v": value.hex()}
+        return {"t": "float", "v": cast(float, value).hex()}
     if kind is complex:
-        return {"t": "complex", "re": value.real.hex(), "im": value.imag.hex()}
+        number = cast(complex, value)
+        return {"t": "complex", "re": number.real.hex(), "im": number.imag.hex()}
     if value is None:
         return {"t": "none"}
     if isinstance(value, np.generic) and kind.__module__ == "numpy" and value.dtype.kind in _NUMERIC_KINDS:
         return {"t": "npscalar", "dtype": value.dtype.str, "b64": base64.b64encode(value.tobytes()).decode("ascii")}
     if kind is tuple:
-        if depth >= MAX_DEPTH or len(value) > MAX_ITEMS:
+        items = cast("tuple[object, ...]", value)
+        if depth >= MAX_DEPTH or len(items) > MAX_ITEMS:
             raise Unsupported("a tuple nested too deeply or too long")
-        return {"t": "tuple", "items": [encode(item, arena, depth + 1) for item in value]}
+        return {"t": "tuple", "items": [encode(item, arena, depth + 1) for item in items]}
     raise Unsupported(describe_type(value))
 
 
-def describe_type(value):
+def describe_type(value: object) -> str:
     kind = type(value)
     name = f"{kind.__module__}.{kind.__qualname__}" if kind.__module__ != "builtins" else kind.__qualname__
     if isinstance(value, np.ndarray):
@@ -295,11 +308,11 @@ def describe_type(value):
 class Buffer:
     """Read-only bytes of a sealed result memfd (or nothing)."""
 
-    def __init__(self, data=None):
+    def __init__(self, data: npt.NDArray[np.uint8] | None = None) -> None:
         self.data = data if data is not None else np.empty(0, np.uint8)
 
     @classmethod
-    def from_sealed_fd(cls, fd, size):
+    def from_sealed_fd(cls, fd: int, size: int) -> Self:
         """Validates that `fd` is a sealed memfd of exactly `size` bytes."""
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size != size:
@@ -314,13 +327,13 @@ class Buffer:
         return cls(np.frombuffer(mapping, dtype=np.uint8))
 
 
-def map_shared(fd, size, writable):
+def map_shared(fd: int, size: int, writable: bool) -> npt.NDArray[np.uint8]:
     """Maps a memfd shared at a 2 MiB boundary (its huge pages mapped as such);
     the pages are populated now, not on first touch."""
     return hugepages.map_aligned(fd, size, writable)
 
 
-def decode(meta, buffer, depth=0):
+def decode(meta: object, buffer: Buffer, depth: int = 0) -> object:
     """Inverse of encode with every field validated; raises ProtocolError."""
     if not isinstance(meta, dict):
         raise ProtocolError("value description is not an object")
@@ -366,7 +379,7 @@ class UnsupportedValue:
         self.what = what
 
 
-def _decode_array(meta, buffer):
+def _decode_array(meta: Mapping[str, object], buffer: Buffer) -> npt.NDArray[np.generic]:
     dtype = _checked_dtype(meta["dtype"])
     shape = meta["shape"]
     offset = meta["offset"]
@@ -387,7 +400,7 @@ def _decode_array(meta, buffer):
     return buffer.data[offset : offset + nbytes].view(dtype).reshape(tuple(shape))
 
 
-def _checked_dtype(text):
+def _checked_dtype(text: object) -> np.dtype[np.generic]:
     text = _short_string(text, 8)
     if not _DTYPE_RE.match(text):
         raise ProtocolError("unsupported dtype")
@@ -400,7 +413,7 @@ def _checked_dtype(text):
     return dtype
 
 
-def _short_string(value, limit):
+def _short_string(value: object, limit: int) -> str:
     if not isinstance(value, str) or len(value) > limit:
         raise ProtocolError("bad string field")
     return value
