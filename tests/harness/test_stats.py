@@ -138,6 +138,10 @@ def test_one_run_label_gives_the_pairs_interval():
     rng = np.random.default_rng(3)
     reference, submission, _ = _grading_in_runs(rng, 1, 12, 0.0, 0.05)
     assert stats.speedup_interval(reference, submission, runs=[0] * 12) == stats.speedup_interval(reference, submission)
+    # The same draws, not merely the same interval: a bootstrap median takes few values,
+    # so two different draws can give one interval.
+    one_run = stats._resampled_pairs(np.random.default_rng(1), 12, [0] * 12)
+    assert (one_run == stats._resampled_pairs(np.random.default_rng(1), 12, None)).all()
 
 
 def test_runs_resample_processes_then_pairs():
