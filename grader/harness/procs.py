@@ -12,6 +12,7 @@ import ctypes
 import os
 import signal
 import time
+from collections.abc import Collection, Iterable, Mapping
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -29,6 +30,15 @@ FREEZE_CONFIRM_S = 5.0
 #: (4 ms at 250 Hz), which would add to the runtime of a thread still on a CPU.
 SETTLE_S = 0.005
 
+#: read_stat's (state, ppid, own cpu seconds, reaped children's cpu seconds).
+StatFacts = tuple[str, int, float, float]
+#: _thread_facts's (state letter, arrivals on a CPU, departures from one, ns on a CPU).
+ThreadFacts = tuple[str, int, int, int]
+#: _process_facts's (state, CPU seconds, {tid: runtime ns}).
+ProcessFacts = tuple[str, float, dict[str, int]]
+#: One thread's (nice, CPU affinity, policy), as scheduling gives them.
+Scheduling = tuple[int, frozenset[int], int]
+
 
 class FreezeFailed(Exception):
     """A process in the sandbox could not be confirmed stopped."""
@@ -37,29 +47,30 @@ class FreezeFailed(Exception):
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def prctl(option, value):
-    return _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0) == 0
+def prctl(option: int, value: int) -> bool:
+    result: int = _libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0)
+    return result == 0
 
 
-def set_dumpable(flag):
+def set_dumpable(flag: bool) -> bool:
     """Non-dumpable: same-uid processes can neither ptrace us nor open our /proc fds, mem or environ."""
     return prctl(PR_SET_DUMPABLE, 1 if flag else 0)
 
 
-def become_subreaper():
+def become_subreaper() -> bool:
     return prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
-def die_with_parent():
+def die_with_parent() -> bool:
     return prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _read(path):
+def _read(path: str) -> bytes:
     with open(path, "rb") as handle:
         return handle.read()
 
 
-def read_stat(pid):
+def read_stat(pid: int | str) -> StatFacts | None:
     """(state, ppid, own cpu seconds, reaped children's cpu seconds) or None when gone."""
     try:
         raw = _read(f"/proc/{pid}/stat")
@@ -73,8 +84,8 @@ def read_stat(pid):
     return state, ppid, own, children
 
 
-def parent_map():
-    parents = {}
+def parent_map() -> dict[int, int]:
+    parents: dict[int, int] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             facts = read_stat(entry.name)
@@ -83,11 +94,12 @@ def parent_map():
     return parents
 
 
-def _walk(root, parents):
-    children = {}
+def _walk(root: int, parents: Mapping[int, int]) -> list[int]:
+    children: dict[int, list[int]] = {}
     for pid, ppid in parents.items():
         children.setdefault(ppid, []).append(pid)
-    found, frontier = [], [root]
+    found: list[int] = []
+    frontier = [root]
     while frontier:
         pid = frontier.pop()
         found.append(pid)
@@ -95,12 +107,12 @@ def _walk(root, parents):
     return found
 
 
-def descendants(root, parents=None):
+def descendants(root: int, parents: Mapping[int, int] | None = None) -> list[int]:
     parents = parent_map() if parents is None else parents
     return _walk(root, parents)[1:]
 
 
-def subtree(root, parents=None):
+def subtree(root: int | None, parents: Mapping[int, int] | None = None) -> list[int]:
     """`root` and its descendants, but only if `root` is one of ours: a pid
     that is not (any more) in our tree is never signalled, so a recycled pid
     belonging to some other process is safe."""
@@ -110,7 +122,7 @@ def subtree(root, parents=None):
     return _walk(root, parents)
 
 
-def accountable(root, trusted_roots=(), parents=None):
+def accountable(root: int, trusted_roots: Collection[int] = (), parents: Mapping[int, int] | None = None) -> list[int]:
     """The processes whose memory counts against `root`'s side: its subtree and,
     when `trusted_roots` is given, every stray the supervisor adopted. The
     supervisor is a subreaper, so a double-forked grandchild lands under it,
@@ -126,7 +138,7 @@ def accountable(root, trusted_roots=(), parents=None):
     return mine + strays
 
 
-def tree_cpu_seconds(root):
+def tree_cpu_seconds(root: int) -> float:
     """CPU used so far by `root`'s tree, including children it has reaped."""
     total = 0.0
     for pid in subtree(root):
@@ -136,7 +148,7 @@ def tree_cpu_seconds(root):
     return total
 
 
-def tree_runqueue_wait_seconds(root):
+def tree_runqueue_wait_seconds(root: int) -> float | None:
     """Time `root`'s tree has spent runnable but waiting for a CPU (another
     process had it), summed over every thread: the second field of each task's
     /proc schedstat. Time the hypervisor takes from the whole virtual CPU is
@@ -157,14 +169,14 @@ def tree_runqueue_wait_seconds(root):
     return total_ns / 1e9
 
 
-def rss_bytes(pid):
+def rss_bytes(pid: int) -> int:
     try:
         return int(_read(f"/proc/{pid}/statm").split()[1]) * PAGE_SIZE
     except (OSError, IndexError, ValueError):
         return 0
 
 
-def pss_bytes(pid):
+def pss_bytes(pid: int) -> int:
     """Proportional set size: pages shared with other processes (after fork,
     copy-on-write) are split between them instead of counted in full by each."""
     try:
@@ -176,7 +188,7 @@ def pss_bytes(pid):
     return 0
 
 
-def tree_rss_bytes(pids):
+def tree_rss_bytes(pids: Iterable[int]) -> int:
     """Resident memory of a set of processes. One process: its RSS. Several:
     the sum of their PSS, since summing RSS would count every page a forked
     child still shares with its parent twice."""
@@ -189,9 +201,9 @@ def tree_rss_bytes(pids):
 MEMFD_PREFIX = "/memfd:"
 
 
-def _mapped_memfd_inodes(pids):
+def _mapped_memfd_inodes(pids: Iterable[int]) -> set[int]:
     """Inode numbers of the memfds any of `pids` has mapped (its /proc maps)."""
-    inodes = set()
+    inodes: set[int] = set()
     for pid in pids:
         try:
             lines = _read(f"/proc/{pid}/maps").decode("utf-8", "replace").splitlines()
@@ -204,14 +216,14 @@ def _mapped_memfd_inodes(pids):
     return inodes
 
 
-def unmapped_shared_bytes(pids):
+def unmapped_shared_bytes(pids: Collection[int]) -> int:
     """Memory that `pids` hold outside every resident set: the allocated pages of
     the memfds they keep open but have not mapped (a mapped page is in RSS
     already), each file once, and, inside the sandbox (its own IPC namespace),
     System V segments attached nowhere. No per-file limit caps these; they are
     the submission's memory as much as its heap is."""
     mapped = _mapped_memfd_inodes(pids)
-    held = {}
+    held: dict[tuple[int, int], int] = {}
     for pid in pids:
         try:
             fds = os.listdir(f"/proc/{pid}/fd")
@@ -230,7 +242,7 @@ def unmapped_shared_bytes(pids):
     return sum(held.values()) + (_detached_sysv_bytes() if os.getpid() == 1 else 0)
 
 
-def _detached_sysv_bytes():
+def _detached_sysv_bytes() -> int:
     """Resident bytes of the IPC namespace's System V shared-memory segments that
     no process has attached (the 'rss' column of /proc/sysvipc/shm)."""
     try:
@@ -248,7 +260,7 @@ def _detached_sysv_bytes():
     return total
 
 
-def peak_rss_bytes(pid):
+def peak_rss_bytes(pid: int) -> int:
     """VmHWM: the process's peak resident set since start or the last reset."""
     try:
         for line in _read(f"/proc/{pid}/status").splitlines():
@@ -259,7 +271,7 @@ def peak_rss_bytes(pid):
     return 0
 
 
-def reset_peak_rss(pid):
+def reset_peak_rss(pid: int) -> bool:
     """Writing 5 to clear_refs resets VmHWM to the current RSS (Linux >= 4.0)."""
     try:
         with open(f"/proc/{pid}/clear_refs", "w") as handle:
@@ -269,13 +281,13 @@ def reset_peak_rss(pid):
         return False
 
 
-def scheduling(pid):
+def scheduling(pid: int) -> set[Scheduling]:
     """(nice, CPU affinity, policy) of every thread of `pid`, as a set.
 
     Another same-uid process may lower a process's priority, pin it to one
     CPU or switch it to SCHED_IDLE; the supervisor compares this against the
     reference's own settings before timing it."""
-    found = set()
+    found: set[Scheduling] = set()
     try:
         tids = [int(name) for name in os.listdir(f"/proc/{pid}/task")]
     except OSError:
@@ -290,13 +302,13 @@ def scheduling(pid):
     return found
 
 
-def current_cpu():
+def current_cpu() -> int:
     """The CPU the calling thread last ran on (field 39 of its /proc stat)."""
     raw = _read("/proc/thread-self/stat")
     return int(raw[raw.rfind(b")") + 2 :].split()[36])
 
 
-def send_signal(pids, signum):
+def send_signal(pids: Iterable[int], signum: int) -> None:
     for pid in pids:
         try:
             os.kill(pid, signum)
@@ -304,7 +316,7 @@ def send_signal(pids, signum):
             pass
 
 
-def _switches(status):
+def _switches(status: bytes) -> int:
     """Times a thread has left its CPU, from its /proc status text."""
     total = 0
     for line in status.splitlines():
@@ -313,7 +325,7 @@ def _switches(status):
     return total
 
 
-def _thread_facts(pid, tid):
+def _thread_facts(pid: int, tid: str) -> ThreadFacts | None:
     """(state letter, arrivals on a CPU, departures from one, ns on a CPU) of thread
     `tid` of `pid`, or None when it is gone. The status (state and departures) is
     read before the schedstat (runtime and arrivals), so the two counts agree only
@@ -328,7 +340,7 @@ def _thread_facts(pid, tid):
     return state, int(arrivals), _switches(status), int(runtime)
 
 
-def _thread_stopped(pid, tid, seen, now):
+def _thread_stopped(pid: int, tid: str, seen: dict[tuple[int, str], tuple[ThreadFacts, float]], now: float) -> bool:
     """Whether thread `tid` of `pid` is stopped and off its CPU (or gone).
 
     A thread shows "stopped" a few instructions before it leaves its CPU, and the
@@ -359,7 +371,7 @@ def _thread_stopped(pid, tid, seen, now):
     return now - earlier[1] >= SETTLE_S
 
 
-def _stopped(pid, seen, now):
+def _stopped(pid: int, seen: dict[tuple[int, str], tuple[ThreadFacts, float]], now: float) -> bool:
     """Whether every thread of `pid` is stopped and off its CPU (or gone): a group
     stop reaches each thread on its own, and a process whose main thread has
     exited shows that thread as a zombie while the others may still run."""
@@ -370,13 +382,13 @@ def _stopped(pid, seen, now):
     return all(_thread_stopped(pid, tid, seen, now) for tid in tids)
 
 
-def wait_until_stopped(pids, timeout_s=FREEZE_CONFIRM_S):
+def wait_until_stopped(pids: Iterable[int], timeout_s: float = FREEZE_CONFIRM_S) -> bool:
     """SIGSTOP takes effect asynchronously; wait until the kernel shows it and
     every thread has left its CPU (`_thread_stopped`). True when every process
     in `pids` is confirmed stopped."""
     deadline = time.monotonic() + timeout_s
     pending = set(pids)
-    seen = {}
+    seen: dict[tuple[int, str], tuple[ThreadFacts, float]] = {}
     while pending:
         now = time.monotonic()
         pending = {pid for pid in pending if not _stopped(pid, seen, now)}
@@ -386,7 +398,7 @@ def wait_until_stopped(pids, timeout_s=FREEZE_CONFIRM_S):
     return not pending
 
 
-def sandbox_pids(parents=None):
+def sandbox_pids(parents: Mapping[int, int] | None = None) -> list[int]:
     """Every process of the sandbox but this one (see the module docstring)."""
     me = os.getpid()
     parents = parent_map() if parents is None else parents
@@ -395,7 +407,7 @@ def sandbox_pids(parents=None):
     return descendants(me, parents)
 
 
-def freeze_all_except(active_pid=None):
+def freeze_all_except(active_pid: int | None = None) -> int:
     """SIGSTOP every other process of the sandbox outside `active_pid`'s tree,
     and confirm that each one has stopped (FreezeFailed otherwise).
 
@@ -403,8 +415,8 @@ def freeze_all_except(active_pid=None):
     leave a child that the previous scan missed). Returns how many processes
     the sandbox holds besides this one.
     """
-    signalled = set()
-    others = []
+    signalled: set[int] = set()
+    others: list[int] = []
     for _ in range(64):
         parents = parent_map()
         others = sandbox_pids(parents)
@@ -421,11 +433,11 @@ def freeze_all_except(active_pid=None):
     return len(others)
 
 
-def _thread_runtimes_ns(pid):
+def _thread_runtimes_ns(pid: int) -> dict[str, int]:
     """{tid: nanoseconds on a CPU so far} for every live thread of `pid`: the
     first field of each thread's /proc schedstat (the scheduler's own count,
     exact to the nanosecond, where /proc stat rounds to clock ticks)."""
-    runtimes = {}
+    runtimes: dict[str, int] = {}
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -438,7 +450,7 @@ def _thread_runtimes_ns(pid):
     return runtimes
 
 
-def thread_times_ns(pids):
+def thread_times_ns(pids: Iterable[int]) -> tuple[int, int] | None:
     """(nanoseconds on a CPU, nanoseconds runnable but waiting for one), summed
     over every live thread of `pids`: the first two fields of each thread's
     /proc schedstat. Whatever else a thread's wall time holds it spent
@@ -461,7 +473,7 @@ def thread_times_ns(pids):
     return ran, waited
 
 
-def _process_facts(pid):
+def _process_facts(pid: int) -> ProcessFacts | None:
     """(state, whole-process CPU seconds incl. exited threads and reaped children,
     {tid: runtime ns}) or None when gone."""
     facts = read_stat(pid)
@@ -471,14 +483,14 @@ def _process_facts(pid):
     return state, own + children, _thread_runtimes_ns(pid)
 
 
-def paused_snapshot(active_pid=None):
+def paused_snapshot(active_pid: int | None = None) -> dict[int, ProcessFacts]:
     """What every paused process of the sandbox has run so far: {pid: facts}
     for every process outside `active_pid`'s tree, zombies left out (they
     can be reaped at any time and run no more). Taken once the freeze is
     confirmed; `ran_while_paused` compares a later view against it."""
     parents = parent_map()
     keep = set(subtree(active_pid, parents)) if active_pid else set()
-    snapshot = {}
+    snapshot: dict[int, ProcessFacts] = {}
     for pid in sandbox_pids(parents):
         if pid in keep:
             continue
@@ -488,7 +500,7 @@ def paused_snapshot(active_pid=None):
     return snapshot
 
 
-def ran_while_paused(snapshot):
+def ran_while_paused(snapshot: Mapping[int, ProcessFacts]) -> str | None:
     """Why a process paused in `snapshot` must have run since, or None.
 
     A stopped process never runs: it gains no CPU time, its threads neither
@@ -511,14 +523,14 @@ def ran_while_paused(snapshot):
     return None
 
 
-def resume_tree(root):
+def resume_tree(root: int) -> None:
     send_signal(subtree(root), signal.SIGCONT)
 
 
-def kill_tree(root):
+def kill_tree(root: int) -> None:
     """SIGKILL `root` and every descendant. Stopping them first means none can
     fork a child that escapes the scan between listing and killing."""
-    signalled = set()
+    signalled: set[int] = set()
     for _ in range(64):
         targets = [pid for pid in subtree(root) if pid not in signalled]
         if not targets:
@@ -528,7 +540,7 @@ def kill_tree(root):
     send_signal(signalled, signal.SIGKILL)
 
 
-def kill_all_descendants():
+def kill_all_descendants() -> None:
     me = os.getpid()
     for _ in range(8):
         pids = descendants(me)
@@ -540,7 +552,7 @@ def kill_all_descendants():
     reap_zombies()
 
 
-def reap_zombies():
+def reap_zombies() -> None:
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -550,7 +562,7 @@ def reap_zombies():
             return
 
 
-def signal_name(signum):
+def signal_name(signum: int) -> str:
     try:
         return signal.Signals(signum).name
     except ValueError:
