@@ -21,6 +21,13 @@ Parts:
   coverage       the same answer graded 20 times: how many of the gradings' own 95% intervals hold the
                  median of all 20 (and how many a pairs-only interval over the same calls would have held),
                  with the host's tuning state.
+
+headline and coverage keep one result per host state ("headline:untuned", "headline:tuned": whether
+`scripts/tune_grading_host.sh --check` still advises anything), so one run before and one after tuning
+sit side by side. --beside N runs N busy loops (`yes`) for the whole part: the other work of a shared host.
+  pressure       the hostile suite's tiny exercise graded with the reference's own chain and with two
+                 attacks that fill memory (tmpfs full; 95% of the memory limit held between calls), in
+                 rounds: whether each attack's figure lies inside its round's honest interval.
   shmem          huge pages for the sandbox's shared memory (the memfds inputs and answers cross in): what
                  a 128 MB memfd costs and what a grading costs with the kernel's shmem mode at "never" and at
                  "within_size" (root only: it switches the mode and restores it).
@@ -44,14 +51,21 @@ from grading_coverage import part_coverage
 from grading_headline import part_headline
 from grading_latency import part_latency, run_probe_worker
 from grading_markdown import markdown
-from grading_setup import bench_environment, load_average, machine_facts
+from grading_pressure import part_pressure
+from grading_setup import bench_environment, host_state, load_average, machine_facts, other_work
 from grading_shmem import part_shmem
 from grading_throughput import part_throughput
 
 RESULTS = ROOT / "bench" / "results" / "grading.json"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/helper_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/8"
-PARTS = ("repeatability", "calibration", "headline", "coverage", "latency", "throughput", "shmem")
+PARTS = ("repeatability", "calibration", "headline", "coverage", "pressure", "latency", "throughput", "shmem")
+#: Parts whose results are kept per host state (tuned or not).
+PER_HOST_STATE = ("headline", "coverage")
+
+
+def result_key(part):
+    return f"{part}:{host_state()}" if part in PER_HOST_STATE else part
 
 
 def save(part, result, args):
@@ -63,10 +77,13 @@ def save(part, result, args):
             data = {}
     data.setdefault("parts", {})
     data["machine"] = machine_facts()
-    data["parts"][part] = {
+    data["parts"][result_key(part)] = {
         "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "quick": args.quick,
-        "command": f".venv/bin/python bench/grading_bench.py --part {part}" + (" --quick" if args.quick else ""),
+        "command": f".venv/bin/python bench/grading_bench.py --part {part}"
+        + (" --quick" if args.quick else "")
+        + (f" --beside {args.beside}" if args.beside else ""),
+        "other_work": f"{args.beside} x yes" if args.beside else "none started by the bench",
         "load_average_before": result.pop("_load_before"),
         "load_average_after": load_average(),
         "wall_s": rounded(result.pop("_wall_s"), 1),
@@ -85,6 +102,9 @@ def parse_args():
     )
     parser.add_argument(
         "--redis-url", default=DEFAULT_REDIS_URL, help="Redis broker for latency/throughput (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--beside", type=int, default=0, metavar="N", help="run N busy loops (yes) beside the part (default: none)"
     )
     parser.add_argument(
         "--markdown", action="store_true", help="print the docs tables from bench/results/grading.json and exit"
@@ -111,6 +131,7 @@ def main():
         "calibration": part_calibration,
         "headline": part_headline,
         "coverage": part_coverage,
+        "pressure": part_pressure,
         "latency": part_latency,
         "throughput": part_throughput,
         "shmem": part_shmem,
@@ -119,7 +140,8 @@ def main():
     for part in PARTS if args.part == "all" else (args.part,):
         print(f"{part}:", flush=True)
         before, started = load_average(), time.perf_counter()
-        result = runners[part](args)
+        with other_work(args.beside):
+            result = runners[part](args)
         result["_load_before"], result["_wall_s"] = before, time.perf_counter() - started
         passed = result.get("passes", all(case.get("passes") for case in result.get("cases", [])))
         result["passes"] = passed

@@ -11,12 +11,9 @@ gradings' figures, the spread of the figures, what a grading cost, and the host'
 state (load, `scripts/tune_grading_host.sh --check`, whether inputs got huge pages).
 """
 
-import subprocess
-
 from bench_stats import median, rounded, spread
-from common import ROOT
 from grading_accuracy import grade_many
-from grading_setup import load_average
+from grading_setup import host_tuning, load_average
 
 COVERAGE_CASE = ("python-loop-to-numpy", "numpy_honest.py")
 COVERAGE_GRADINGS = 20
@@ -75,11 +72,3 @@ def pairs_only_interval(stats, calls):
 
 def relative_width(interval, point):
     return (interval[1] - interval[0]) / point if interval and point else None
-
-
-def host_tuning():
-    """`scripts/tune_grading_host.sh --check`'s lines: what the host's settings are."""
-    completed = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "tune_grading_host.sh"), "--check"], capture_output=True, text=True
-    )
-    return completed.stdout.strip().splitlines()

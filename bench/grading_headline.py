@@ -6,8 +6,9 @@ then the mean over a few trials of each side on one input. This part does that
 `rounds` times in fresh processes, interleaved with as many full Hotpath
 gradings of the same model solution (grader.grading.grade in the real sandbox),
 so both methods meet the same host in the same minutes. It reports each
-method's median and spread, the ratio of Hotpath's median to the plain one
-(target: within 10%), and what each Hotpath grading cost: wall time, pairs at
+method's median and spread against issue 30's targets (Hotpath's median within
+10% of the plain one, its spread at most half the plain one's, and at most 10% on
+a tuned host at load 1 or less), the host's state, and what each Hotpath grading cost: wall time, pairs at
 the headline size, the time spent in measured calls and the harness's own work
 beyond them (the sandbox's wall time less every measured call).
 """
@@ -19,7 +20,15 @@ import sys
 import time
 
 from bench_stats import median, rounded, spread
-from grading_setup import bank_exercise, benchmark_seconds, submission_code, timed_backend
+from grading_setup import (
+    bank_exercise,
+    benchmark_seconds,
+    host_state,
+    host_tuning,
+    load_average,
+    submission_code,
+    timed_backend,
+)
 
 from common import ROOT
 
@@ -27,6 +36,12 @@ HEADLINE_SLUG = "python-loop-to-numpy"
 HEADLINE_SUBMISSION = "numpy_honest.py"
 #: Hotpath's headline within this fraction of the plain measurement's median.
 AGREEMENT_TARGET = 0.10
+#: Hotpath's spread (max-min)/median at most this share of the plain method's.
+SPREAD_SHARE_TARGET = 0.5
+#: ...and at most this, on a tuned host at load QUIET_LOAD or less.
+QUIET_SPREAD_TARGET = 0.10
+QUIET_LOAD = 1.0
+ROUNDS = 10
 PLAIN_TRIALS = 5
 
 #: Run in a fresh interpreter per round: the exercise's own reference and inputs,
@@ -89,7 +104,9 @@ def part_headline(args):
     from grader.grading import grade
     from grader.sandbox.cpuslots import claim_runner_cpu
 
-    rounds = 3 if args.quick else 5
+    rounds = 3 if args.quick else ROUNDS
+    tuning = host_tuning()
+    load_before = load_average()
     exercise = bank_exercise(HEADLINE_SLUG)
     code = submission_code(HEADLINE_SLUG, HEADLINE_SUBMISSION)
     submission_path = ROOT / "bench" / "submissions" / HEADLINE_SLUG / HEADLINE_SUBMISSION
@@ -132,6 +149,7 @@ def part_headline(args):
     plain_speedups = [entry["speedup"] for entry in plain]
     hotpath_speedups = [entry["speedup"] for entry in gradings if entry["speedup"] is not None]
     agreement = median(hotpath_speedups) / median(plain_speedups) - 1.0 if hotpath_speedups else None
+    checks = spread_checks(hotpath_speedups, plain_speedups, host_state(tuning), load_before[0])
     return {
         "exercise": HEADLINE_SLUG,
         "submission": HEADLINE_SUBMISSION,
@@ -156,5 +174,22 @@ def part_headline(args):
             ],
         },
         "agreement": rounded(agreement),
-        "passes": agreement is not None and abs(agreement) <= AGREEMENT_TARGET,
+        "host": {
+            "state": host_state(tuning),
+            "tuning": tuning,
+            "load_before": load_before,
+            "load_after": load_average(),
+        },
+        "spread_checks": checks,
+        "passes": agreement is not None and abs(agreement) <= AGREEMENT_TARGET and all(checks.values()),
     }
+
+
+def spread_checks(hotpath, plain, state, load):
+    """Issue 30's spread targets that apply to this run: name -> met."""
+    if len(hotpath) < 2 or len(plain) < 2:
+        return {"enough gradings for a spread": False}
+    checks = {"at most half the plain spread": spread(hotpath) <= SPREAD_SHARE_TARGET * spread(plain)}
+    if state == "tuned" and load <= QUIET_LOAD:
+        checks["at most 10% (tuned, quiet)"] = spread(hotpath) <= QUIET_SPREAD_TARGET
+    return checks

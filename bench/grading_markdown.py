@@ -16,8 +16,10 @@ def markdown(data):
     def ci(pair, digits=3):
         return "-" if not pair else f"[{x(pair[0], digits)}, {x(pair[1], digits)}]"
 
-    if "coverage" in parts:
-        out += coverage_table(parts["coverage"], x, pct)
+    for key in per_host_state(parts, "coverage"):
+        out += coverage_table(key, parts[key], x, pct)
+    if "pressure" in parts:
+        out += pressure_table(parts["pressure"], x)
     if "repeatability" in parts:
         part = parts["repeatability"]
         out += [
@@ -72,11 +74,12 @@ def markdown(data):
                     "scripts/tune_grading_host.sh)"
                 )
         out.append("")
-    if "headline" in parts:
-        part = parts["headline"]
+    for key in per_host_state(parts, "headline"):
+        part = parts[key]
         plain, hotpath = part["plain"], part["hotpath"]
         out += [
-            f"### The headline against a plain measurement ({part['measured_at'][:10]}, load average {part['load_average_before'][0]} before)",
+            f"### The headline against a plain measurement, {state_of(key)} host ({part['measured_at'][:10]}, "
+            f"load average {part['load_average_before'][0]} before, other work: {part.get('other_work', '-')})",
             "",
             f"{part['exercise']} / {part['submission']} at {part['size']:,} elements, rounds interleaved: the plain method in a fresh "
             f"process pinned to one CPU with NumPy's defaults (a warm-up call, then the mean of {part['plain_trials']} calls per side), "
@@ -94,6 +97,14 @@ def markdown(data):
             f"{x(hotpath['median_measured_calls_s'], 1)} s of it in measured calls and {x(hotpath['median_harness_work_s'], 2)} s of the "
             "harness's own work beyond them (sandbox wall time less every measured call); pairs at the headline size per grading: "
             f"{', '.join(str(entry['headline_pairs']) for entry in hotpath['gradings'])}.",
+            "",
+            "Spread targets: "
+            + (
+                "; ".join(f"{name}: {'pass' if met else 'FAIL'}" for name, met in part.get("spread_checks", {}).items())
+                or "-"
+            )
+            + ". Host settings (`scripts/tune_grading_host.sh --check`): "
+            + "; ".join(part.get("host", {}).get("tuning", [])),
             "",
         ]
     if "calibration" in parts:
@@ -205,12 +216,22 @@ def markdown(data):
     return "\n".join(out)
 
 
-def coverage_table(part, x, pct):
+def per_host_state(parts, part):
+    """The saved results of `part`, one per host state (and an older unlabelled one)."""
+    return sorted(key for key in parts if key == part or key.startswith(f"{part}:"))
+
+
+def state_of(key):
+    return key.partition(":")[2] or "unlabelled"
+
+
+def coverage_table(key, part, x, pct):
     """Rows for the coverage part: the harness's intervals against pairs-only ones on the same calls."""
     host = part["host"]
     return [
-        f"### Coverage ({part['measured_at'][:10]}, load average {host['load_before'][0]} before, "
-        f"{host['load_after'][0]} after; inputs in huge pages: {host['inputs_in_huge_pages']})",
+        f"### Coverage, {state_of(key)} host ({part['measured_at'][:10]}, load average {host['load_before'][0]} before, "
+        f"{host['load_after'][0]} after; other work: {part.get('other_work', '-')}; "
+        f"inputs in huge pages: {host['inputs_in_huge_pages']})",
         "",
         "| exercise | gradings | median speedup | spread (max-min)/median | intervals holding the median: runs, then pairs (the harness) | pairs only (same calls) | median width / speedup: harness | pairs only | median grading time |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -221,3 +242,23 @@ def coverage_table(part, x, pct):
         "Host settings (`scripts/tune_grading_host.sh --check`): " + "; ".join(host["tuning"]),
         "",
     ]
+
+
+def pressure_table(part, x):
+    """Rows for the pressure part: each answer's figures, and how many attack figures held."""
+    host = part["host"]
+    rows = [
+        f"### Memory pressure from the submission ({part['measured_at'][:10]}, {host['state']} host, load average "
+        f"{host['load_before'][0]} before, {host['load_after'][0]} after; other work: {part.get('other_work', '-')})",
+        "",
+        "| answer | gradings | all accepted | median speedup | min | max | inside its round's honest interval |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name, answer in part["answers"].items():
+        inside = "-" if name == "honest chain" else f"{answer['held']}/{answer['gradings']}"
+        rows.append(
+            f"| {name} | {answer['gradings']} | {'yes' if answer['all_accepted'] else 'no'} | {x(answer['median'])}x | "
+            f"{x(answer['min'])} | {x(answer['max'])} | {inside} |"
+        )
+    rows += ["", f"Attack figures inside the honest interval: {part['held']}/{part['attack_gradings']}.", ""]
+    return rows

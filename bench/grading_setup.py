@@ -6,6 +6,7 @@ import os
 import platform
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from common import ROOT, create_database
@@ -161,3 +162,30 @@ def benchmark_seconds(report):
         calls = entry.get("calls") or {}
         total += sum(sum(calls.get(key) or ()) for key in MEASURED_CALLS)
     return total
+
+
+def host_tuning():
+    """`scripts/tune_grading_host.sh --check`'s lines: what the host's settings are."""
+    completed = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "tune_grading_host.sh"), "--check"], capture_output=True, text=True
+    )
+    return completed.stdout.strip().splitlines()
+
+
+def host_state(tuning=None):
+    """The host state: tuned when the tuning script has nothing left to advise, else untuned."""
+    lines = host_tuning() if tuning is None else tuning
+    return "untuned" if any(line.startswith("advise") for line in lines) else "tuned"
+
+
+@contextmanager
+def other_work(processes):
+    """`processes` busy loops (`yes > /dev/null`) beside whatever runs inside: the
+    other work a shared grading host has."""
+    busy = [subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
