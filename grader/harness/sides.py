@@ -48,26 +48,37 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any, Literal, TypeGuard, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from . import ipc, lines, procs
-from .gpu import DeviceHoldings
-from .measure import OutputDrain, Sampler, scratch_used_bytes
+from .gpu import DeviceHoldings, Placement
+from .job import Job
+from .measure import DeviceProbe, OutputDrain, Sampler, scratch_used_bytes
+from .per_size import Role
 
 ARM_TIMEOUT_NS = 5_000_000_000
 SAMPLER_START_TIMEOUT_S = 1.0
 NS = 1_000_000_000
 
+Status = Literal["ok", "error", "timeout", "memory", "output", "died", "protocol", "tampered", "unfrozen"]
+#: A row of a profile table (_profile_rows): its text field and its numbers.
+ProfileRow = dict[str, str | int | float]
+#: A reply from a runner and the result memfd that came with it, mapped (None when it has none).
+Result = tuple[dict[str, object] | None, ipc.Buffer | None]
+
 
 @dataclass
 class CallOutcome:
-    status: str  # ok | error | timeout | memory | output | died | protocol | tampered | unfrozen
+    status: Status  # ok | error | timeout | memory | output | died | protocol | tampered | unfrozen
     seconds: float = 0.0
     value: object = None
-    error: dict = field(default_factory=dict)
+    error: dict[str, str] = field(default_factory=dict)
     detail: str = ""
     peak_tree_bytes: int = 0
     base_tree_bytes: int = 0
@@ -92,18 +103,27 @@ class CallOutcome:
     answer_bytes: int = 0  # size of the result memfd the answer came in
     # GPU only, as the runner's Device saw them (gpu.py): where each array of the
     # answer lived, and which device arguments no longer match their inputs.
-    placement: list = field(default_factory=list)
-    modified_arguments: list = field(default_factory=list)
+    placement: list[Placement | None] = field(default_factory=list)
+    modified_arguments: list[int] = field(default_factory=list)
     # A profiled call only: the module's own functions and slowest lines (runner.Runner.profile).
-    profile: list | None = None
-    profile_lines: list | None = None
+    profile: list[ProfileRow] | None = None
+    profile_lines: list[ProfileRow] | None = None
     profile_traced_s: float | None = None  # the traced function's own time, without the harness's transfers
 
 
 class Side:
     def __init__(
-        self, role, module_path, source, job, scratch, harness_dir, device_probe=None, scratch_is_tmpfs=False, cpus=None
-    ):
+        self,
+        role: Role,
+        module_path: str,
+        source: str,
+        job: Job,
+        scratch: str,
+        harness_dir: str,
+        device_probe: DeviceProbe | None = None,
+        scratch_is_tmpfs: bool = False,
+        cpus: Collection[int] | None = None,
+    ) -> None:
         self.role = role
         self.module_path = module_path  # the name its tracebacks show; no file need be there
         self.source = source
@@ -116,26 +136,27 @@ class Side:
         # The CPUs this runner is pinned to (None: wherever the kernel puts it).
         self.cpus = cpus
         self.memory_limit_bytes = job.memory_limit_bytes
-        self.process = None
-        self.channel = None
-        self.drain = None
-        self.hardware = None
-        self.cpu_mark = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self.channel: ipc.Channel | None = None
+        self.drain: OutputDrain | None = None
+        self.hardware: str | None = None
+        self.cpu_mark: float | None = None
         # Runner pids whose processes never count against this side (set by the
         # supervisor on the submission side: the reference runner's tree).
-        self.trusted_peers = ()
+        self.trusted_peers: tuple[int, ...] = ()
         self.outside_cpu_seconds = 0.0
-        self.off_cpu_seconds = None
-        self.load_sampler = None
-        self.expected_scheduling = None
+        self.off_cpu_seconds: float | None = None
+        self.load_sampler: Sampler | None = None
+        self.expected_scheduling: set[procs.Scheduling] | None = None
         # Resident memory before the module's own code ran (see wait_hello).
         self.baseline_bytes = 0
 
     @property
-    def pid(self):
+    def pid(self) -> int:
+        assert self.process is not None  # start() made it
         return self.process.pid
 
-    def start(self):
+    def start(self) -> None:
         home = os.path.join(self.scratch, self.role)
         os.makedirs(os.path.join(home, "numba-cache"), exist_ok=True)
         env = dict(os.environ, HOME=home, TMPDIR=home, NUMBA_CACHE_DIR=os.path.join(home, "numba-cache"))
@@ -185,11 +206,13 @@ class Side:
         self.load_sampler = Sampler(self.pid, self.memory_limit_bytes)
         self.load_sampler.start()
 
-    def wait_hello(self, deadline_ns):
+    def wait_hello(self, deadline_ns: int) -> CallOutcome:
         """CallOutcome of loading the module (status ok carries the hardware name).
         The memory baseline is taken first, while the runner waits at "ready"
         with its libraries loaded and none of the module's code run; on a GPU,
         what loading the module took on the device starts its holdings."""
+        # start() made them
+        assert self.channel is not None and self.load_sampler is not None and self.drain is not None
         try:
             self._await("ready", deadline_ns)
             self.baseline_bytes = procs.tree_rss_bytes([self.pid])
@@ -200,8 +223,8 @@ class Side:
             ipc.close_fds(fds)
             if message.get("op") != "hello":
                 raise ipc.ProtocolError("expected hello")
-            device_after = self.device_probe.used_bytes() if device_before is not None else None
-            if device_after is not None:
+            device_after = self.device_probe.used_bytes() if self.device_probe and device_before is not None else None
+            if device_before is not None and device_after is not None:
                 self.device_holdings.changed(device_before, device_after)
             if message.get("ok") is True:
                 self.hardware = str(message.get("hardware", "cpu"))[:200]
@@ -226,8 +249,15 @@ class Side:
         return outcome
 
     def call(
-        self, bundle, budget_ns, deadline_ns, echo_like=None, answer_bytes=0, profile=False, fresh_device_pool=False
-    ):
+        self,
+        bundle: "InputBundle",
+        budget_ns: int,
+        deadline_ns: int,
+        echo_like: Mapping[str, object] | None = None,
+        answer_bytes: int = 0,
+        profile: bool = False,
+        fresh_device_pool: bool = False,
+    ) -> CallOutcome:
         """One measured call on `bundle` (an InputBundle). See the module docstring.
         With `echo_like` (reference only) the runner computes nothing: on CPU
         it returns a blank answer of that shape (an ipc.encode description); on
@@ -242,11 +272,14 @@ class Side:
             process_count = procs.freeze_all_except(self.pid)
         except procs.FreezeFailed as exc:
             return CallOutcome("unfrozen", detail=str(exc))
-        if self.role == "reference" and not procs.scheduling(self.pid) <= self.expected_scheduling:
-            self.kill()
-            return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
+        if self.role == "reference":
+            assert self.expected_scheduling is not None  # wait_hello read it before any call
+            if not procs.scheduling(self.pid) <= self.expected_scheduling:
+                self.kill()
+                return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
         paused = procs.paused_snapshot(self.pid)
         procs.resume_tree(self.pid)
+        assert self.channel is not None and self.drain is not None  # start() made them
         try:
             self.channel.send({"op": "arm"})
             self._await("armed", time.perf_counter_ns() + ARM_TIMEOUT_NS)
@@ -280,7 +313,7 @@ class Side:
         sampler.start()
         sampler.first_sample_taken.wait(SAMPLER_START_TIMEOUT_S)
 
-        outcome = CallOutcome("ok")
+        outcome: CallOutcome | None = CallOutcome("ok")
         clock = PhaseClock()
         self.off_cpu_seconds = None
         try:
@@ -332,15 +365,16 @@ class Side:
         outcome.process_count = process_count
         if scratch_before is not None:
             outcome.scratch_growth_bytes = max(0, sampler.peak_scratch_bytes - scratch_before)
-        device_after = self.device_probe.used_bytes() if device_before is not None else None
-        if device_after is not None and sampler.peak_device_bytes is not None:
+        device_after = self.device_probe.used_bytes() if self.device_probe and device_before is not None else None
+        if device_before is not None and device_after is not None and sampler.peak_device_bytes is not None:
             outcome.device_bytes = self.device_holdings.call_peak(
                 device_before, sampler.peak_device_bytes, device_after
             )
         if reply is None:  # a GPU echo: its time is all it brings
             return outcome
         if reply.get("ok") is True:
-            outcome.answer_bytes = reply["size"]
+            assert buffer is not None  # _result_buffer maps one for every ok reply
+            outcome.answer_bytes = cast(int, reply["size"])  # an int: _result_buffer checked it
             try:
                 outcome.placement, outcome.modified_arguments = _device_checks(reply)
                 if profile:
@@ -356,22 +390,33 @@ class Side:
             outcome.error = _clean_error(reply.get("error"))
         return outcome
 
-    def _release_device_pool(self, deadline_ns):
+    def _release_device_pool(self, deadline_ns: int) -> None:
         """Empties the runner's CuPy pool; what that freed leaves its holdings."""
+        assert self.channel is not None  # start() made it
         before = self.device_probe.used_bytes() if self.device_probe else None
         self.channel.send({"op": "release"})
         self._await("released", deadline_ns)
-        after = self.device_probe.used_bytes() if before is not None else None
-        if after is not None:
+        after = self.device_probe.used_bytes() if self.device_probe and before is not None else None
+        if before is not None and after is not None:
             self.device_holdings.changed(before, after)
 
-    def _exchange(self, bundle, budget_ns, deadline_ns, clock, echo_like=None, answer_bytes=0, profile=False):
+    def _exchange(
+        self,
+        bundle: "InputBundle",
+        budget_ns: int,
+        deadline_ns: int,
+        clock: "PhaseClock",
+        echo_like: Mapping[str, object] | None = None,
+        answer_bytes: int = 0,
+        profile: bool = False,
+    ) -> Result:
         """Sends the inputs, runs the call and receives its result: (reply, buffer).
         Only clock's "call" phase is the timed window (see the module docstring)."""
+        assert self.channel is not None  # start() made it
         inputs = {"args": bundle.meta, "size": bundle.size}
         input_fds = [bundle.fd] if bundle.fd is not None else []
         if self.job.target != "gpu":
-            request = (
+            request: dict[str, object] = (
                 {"op": "profile" if profile else "call"} if echo_like is None else {"op": "echo", "like": echo_like}
             )
             spare = ipc.spare_result_memfd(answer_bytes) if answer_bytes > 0 else None
@@ -403,23 +448,26 @@ class Side:
             self.channel.send({"op": "fetch"})
             return self._receive_result(deadline_ns)
 
-    def _await(self, op, deadline_ns):
+    def _await(self, op: str, deadline_ns: int) -> None:
         """Receives a reply that carries nothing but its `op`."""
+        assert self.channel is not None  # start() made it
         message, fds = self.channel.receive(deadline_ns)
         ipc.close_fds(fds)
         if message.get("op") != op:
             raise ipc.ProtocolError(f"expected {op}")
 
-    def _receive_result(self, deadline_ns):
+    def _receive_result(self, deadline_ns: int) -> tuple[dict[str, object], ipc.Buffer | None]:
         """The result reply and its sealed memfd, mapped."""
+        assert self.channel is not None  # start() made it
         reply, fds = self.channel.receive(deadline_ns)
         try:
             return reply, _result_buffer(reply, fds)
         finally:
             ipc.close_fds(fds)
 
-    def _death(self):
+    def _death(self) -> CallOutcome:
         """The runner closed its channel: find out why."""
+        assert self.process is not None and self.drain is not None  # start() made them
         try:
             code = self.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -431,11 +479,11 @@ class Side:
             return CallOutcome("died", detail=f"killed by signal {-code} ({procs.signal_name(-code)})")
         return CallOutcome("died", detail=f"the process exited with code {code} before returning")
 
-    def kill(self):
+    def kill(self) -> None:
         if self.process is not None and self.process.returncode is None:
             procs.kill_tree(self.pid)
 
-    def output_tail(self):
+    def output_tail(self) -> str:
         return self.drain.tail_text() if self.drain else ""
 
 
@@ -451,11 +499,11 @@ class OffCpuWatch:
     shows here. Only the reference's stamps are read: its process is out of
     the submission's reach."""
 
-    def __init__(self, root):
+    def __init__(self, root: int) -> None:
         self.pids = procs.subtree(root)
         self.before = procs.thread_times_ns(self.pids)
 
-    def seconds(self, window_ns):
+    def seconds(self, window_ns: object) -> float | None:
         """Off-CPU seconds within `window_ns` ([had the message, answered]; never
         negative), or None where it cannot be told."""
         after = procs.thread_times_ns(self.pids)
@@ -465,7 +513,7 @@ class OffCpuWatch:
         return max(0, window_ns[1] - window_ns[0] - accounted_ns) / NS
 
 
-def _is_window(value):
+def _is_window(value: object) -> TypeGuard[list[int]]:
     return (
         isinstance(value, list)
         and len(value) == 2
@@ -477,11 +525,11 @@ def _is_window(value):
 class PhaseClock:
     """The supervisor's own clock over the phases of one call."""
 
-    def __init__(self):
-        self.elapsed_ns = {}
+    def __init__(self) -> None:
+        self.elapsed_ns: dict[str, int] = {}
 
     @contextmanager
-    def phase(self, name):
+    def phase(self, name: str) -> Iterator[int]:
         """Times the block, also when it raises; yields its start (perf_counter_ns)."""
         started = time.perf_counter_ns()
         try:
@@ -489,12 +537,12 @@ class PhaseClock:
         finally:
             self.elapsed_ns[name] = time.perf_counter_ns() - started
 
-    def seconds(self, name):
+    def seconds(self, name: str) -> float | None:
         """The phase's duration, or None when the call had no such phase."""
         return self.elapsed_ns[name] / NS if name in self.elapsed_ns else None
 
 
-def _result_buffer(reply, fds):
+def _result_buffer(reply: Mapping[str, object], fds: Sequence[int]) -> ipc.Buffer | None:
     """Validates a result reply and maps its sealed memfd (before the clock stops)."""
     if reply.get("op") != "result" or type(reply.get("ok")) is not bool:
         raise ipc.ProtocolError("expected a result")
@@ -514,7 +562,7 @@ def _result_buffer(reply, fds):
     return ipc.Buffer.from_sealed_fd(fds[0], size)
 
 
-def _device_checks(reply):
+def _device_checks(reply: Mapping[str, object]) -> tuple[list[Placement | None], list[int]]:
     """The GPU fetch's placement and modified_arguments, validated (empty on CPU)."""
     placement = reply.get("placement", [])
     modified = reply.get("modified_arguments", [])
@@ -543,31 +591,38 @@ PROFILE_LINES = (
 )
 
 
-def _profile_rows(reply, key, most, text, text_chars, numbers):
+def _profile_rows(
+    reply: Mapping[str, object],
+    key: str,
+    most: int,
+    text: str,
+    text_chars: int,
+    numbers: Mapping[str, Callable[[float], float]],
+) -> list[ProfileRow]:
     """One table of a "profile" reply, validated: the submission's runner wrote
     it, so it is checked and cut to size like anything else it sends."""
     rows = reply.get(key)
     if not isinstance(rows, list) or len(rows) > most:
         raise ipc.ProtocolError(f"bad {key}")
-    clean = []
+    clean: list[ProfileRow] = []
     for row in rows:
         if not isinstance(row, dict) or not isinstance(row.get(text), str):
             raise ipc.ProtocolError(f"bad {key} row")
-        values = {name: row.get(name) for name in numbers}
+        values: dict[str, Any] = {name: row.get(name) for name in numbers}  # JSON, checked next
         if not all(type(value) in (int, float) and value >= 0 for value in values.values()):
             raise ipc.ProtocolError(f"bad {key} row")
         clean.append({text: row[text][:text_chars], **{name: kind(values[name]) for name, kind in numbers.items()}})
     return clean
 
 
-def _traced_seconds(reply):
-    seconds = reply.get("profile_traced_s")
+def _traced_seconds(reply: Mapping[str, object]) -> float:
+    seconds: Any = reply.get("profile_traced_s")  # JSON, checked next
     if type(seconds) not in (int, float) or not 0 <= seconds < float("inf"):
         raise ipc.ProtocolError("bad profile_traced_s")
     return float(seconds)
 
 
-def _clean_error(error):
+def _clean_error(error: object) -> dict[str, str]:
     if not isinstance(error, dict):
         return {"type": "Error", "traceback": ""}
     return {
@@ -580,10 +635,11 @@ class InputBundle:
     """One call's arguments in a fresh memfd, plus what is needed to tell
     afterwards whether the runner changed them."""
 
-    def __init__(self, args):
+    def __init__(self, args: Iterable[object]) -> None:
         arena = ipc.Arena(huge_aligned=True)
         items = []
-        self.regions = []  # (argument position, offset in the memfd, original array)
+        # (argument position, offset in the memfd, original array)
+        self.regions: list[tuple[int, int, npt.NDArray[np.generic]]] = []
         for position, value in enumerate(args):
             first = len(arena.arrays)
             items.append(ipc.encode(value, arena))
@@ -592,19 +648,19 @@ class InputBundle:
         self.size = arena.size
         self.fd = arena.write_memfd("hotpath-inputs", seal=False)
 
-    def modified_arguments(self):
+    def modified_arguments(self) -> list[int]:
         """Positions (0-based) of arguments whose array bytes changed."""
         if self.fd is None:
             return []
         view = ipc.map_shared(self.fd, self.size, writable=False)
-        changed = set()
+        changed: set[int] = set()
         for position, offset, original in self.regions:
             now = view[offset : offset + original.nbytes]
             if original.nbytes and not ipc.same_bytes(now, original.reshape(-1).view(np.uint8)):
                 changed.add(position)
         return sorted(changed)
 
-    def close(self):
+    def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
