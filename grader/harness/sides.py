@@ -2,9 +2,10 @@
 
 One call, identical for the reference and the submission:
 
-  1. every other process in the sandbox is stopped (SIGSTOP), this runner's
-     tree is continued and told to "arm" (no inputs yet, so nothing it could
-     do now would help it later);
+  1. every other process in the sandbox is stopped (SIGSTOP); the supervisor
+     uses, on the runner's CPU, as much memory as the runner's last call
+     allocated (warm.py), then this runner's tree is continued and told to
+     "arm" (no inputs yet, so nothing it could do now would help it later);
   2. its CPU time, resident memory and scratch usage are read and its peak-RSS
      counter reset;
   3. on CPU: the clock starts, the "call" carrying the fresh inputs (a memfd)
@@ -56,7 +57,7 @@ from typing import Any, Literal, TypeGuard, cast
 import numpy as np
 import numpy.typing as npt
 
-from . import ipc, lines, procs
+from . import ipc, lines, procs, warm
 from .gpu import DeviceHoldings, Placement
 from .job import Job
 from .measure import DeviceProbe, OutputDrain, Sampler, scratch_used_bytes
@@ -135,6 +136,8 @@ class Side:
         self.scratch_is_tmpfs = scratch_is_tmpfs
         # The CPUs this runner is pinned to (None: wherever the kernel puts it).
         self.cpus = cpus
+        # What its last call allocated above its resident memory: warmed before its next (warm.py).
+        self.transient_bytes = 0
         self.memory_limit_bytes = job.memory_limit_bytes
         self.process: subprocess.Popen[bytes] | None = None
         self.channel: ipc.Channel | None = None
@@ -277,6 +280,7 @@ class Side:
             if not procs.scheduling(self.pid) <= self.expected_scheduling:
                 self.kill()
                 return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
+        warm.warm_on(self.cpus, self.transient_bytes)
         paused = procs.paused_snapshot(self.pid)
         procs.resume_tree(self.pid)
         assert self.channel is not None and self.drain is not None  # start() made them
@@ -354,6 +358,7 @@ class Side:
         if waited_before is not None and waited_after is not None:
             outcome.waited_seconds = max(0.0, waited_after - waited_before)
         peak_own = procs.peak_rss_bytes(self.pid)
+        self.transient_bytes = max(0, peak_own - base_own)
         outcome.seconds = seconds
         outcome.staging_seconds = clock.seconds("staging")
         outcome.fetch_seconds = clock.seconds("fetch")
