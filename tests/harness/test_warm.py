@@ -1,0 +1,60 @@
+"""The pages a call will allocate, warmed before it (grader/harness/warm.py)."""
+
+import os
+
+from grader.harness import procs, warm
+
+MIB = 1 << 20
+
+
+def transient_bytes():
+    status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines() if ":" in line)
+    return (int(status["VmHWM"].split()[0]) - int(status["VmRSS"].split()[0])) * 1024
+
+
+def test_warm_touches_every_page_it_maps_and_gives_them_back():
+    assert procs.reset_peak_rss(os.getpid())
+    warm.warm(64 * MIB)
+    # Resident at the peak (every page written), gone afterwards (unmapped).
+    assert transient_bytes() >= 60 * MIB
+
+
+def test_sizes_below_the_allocators_own_heap_are_left_alone(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("mapped memory for a small call")
+
+    monkeypatch.setattr(warm.mmap, "mmap", refuse)
+    warm.warm(warm.MIN_BYTES - 1)
+    warm.warm_on(None, warm.MIN_BYTES - 1)
+
+
+def test_a_refused_mapping_is_no_error(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise OSError(12, "Cannot allocate memory")
+
+    monkeypatch.setattr(warm.mmap, "mmap", refuse)
+    warm.warm(64 * MIB)
+
+
+def test_warm_on_runs_on_the_runners_cpu_and_moves_back(monkeypatch):
+    own = os.sched_getaffinity(0)
+    runner_cpu = max(own)
+    seen = []
+    monkeypatch.setattr(warm, "warm", lambda size: seen.append((size, os.sched_getaffinity(0))))
+    warm.warm_on({runner_cpu}, 8 * MIB)
+    assert seen == [(8 * MIB, {runner_cpu})]
+    assert os.sched_getaffinity(0) == own
+
+
+def test_warm_on_moves_back_when_the_warm_up_fails(monkeypatch):
+    own = os.sched_getaffinity(0)
+
+    def fail(size):
+        raise MemoryError
+
+    monkeypatch.setattr(warm, "warm", fail)
+    try:
+        warm.warm_on({min(own)}, 8 * MIB)
+    except MemoryError:
+        pass
+    assert os.sched_getaffinity(0) == own
