@@ -30,7 +30,7 @@ Without pynvml the probe reports nothing and the host figures are used.
 """
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Literal, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -89,13 +89,14 @@ class Device:
             return ["host"]
         return [None]
 
-    def modified_arguments(self, staged: Iterable[object], originals: Iterable[npt.NDArray[np.generic]]) -> list[int]:
+    def modified_arguments(self, staged: Iterable[object], originals: Iterable[object]) -> list[int]:
         """Positions of device arguments whose contents no longer match the host
         arrays they were staged from (the inputs must be left unchanged on the
         device as on the host)."""
         changed: list[int] = []
         for position, (on_device, original) in enumerate(zip(staged, originals)):
             if type(on_device) is self._ndarray:
+                original = cast("npt.NDArray[np.generic]", original)  # to_device staged it from this NumPy array
                 now = self._asnumpy(on_device)
                 if now.shape != original.shape or not np.array_equal(now, original, equal_nan=True):
                     changed.append(position)

@@ -30,9 +30,11 @@ import sys
 import time
 import traceback
 import types
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 
-def _bootstrap_package():
+def _bootstrap_package() -> None:
     """-I leaves the script's folder off sys.path; load the package by path.
     Each entry script (main.py, runner.py) carries this copy: until it has run
     there is no package to import it from, and putting /job on sys.path instead
@@ -43,6 +45,7 @@ def _bootstrap_package():
     spec = importlib.util.spec_from_file_location(
         "harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here]
     )
+    assert spec is not None and spec.loader is not None  # a .py file's spec always has its loader
     package = importlib.util.module_from_spec(spec)
     sys.modules["harness"] = package
     spec.loader.exec_module(package)
@@ -53,8 +56,12 @@ if __name__ == "__main__":
     __package__ = "harness"
 
 import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
 
 from . import imports, ipc, lines, procs, syscalls  # noqa: E402
+
+if TYPE_CHECKING:
+    from .gpu import Device
 
 MAX_TRACEBACK_LINES = 40
 #: Functions of the module's own code kept in a profile.
@@ -63,30 +70,49 @@ MAX_TRACEBACK_CHARS = 8000
 DISPLAY_NAMES = {"submission": "solution.py", "reference": "reference.py"}
 
 
+class FunctionRow(TypedDict):
+    """One of the module's own functions in a profile (Runner._own_functions)."""
+
+    function: str
+    line: int
+    calls: int
+    own_s: float
+    cumulative_s: float
+
+
 class Runner:
-    def __init__(self, role, channel, module_path, entry_point, target, allowed_imports, confine=None):
+    def __init__(
+        self,
+        role: str,
+        channel: ipc.Channel,
+        module_path: str,
+        entry_point: str,
+        target: str,
+        allowed_imports: list[str],
+        confine: Callable[[], None] | None = None,
+    ) -> None:
         self.role = role
         self.channel = channel
         self.module_path = module_path
         self.entry_point = entry_point
         self.allowed_imports = allowed_imports
-        self.device = None
-        self.function = None
+        self.device: Device | None = None
+        self.function: Callable[..., object] | None = None
         self.received_ns = 0  # perf_counter_ns when the message being answered arrived
         # The module's text: the supervisor's first message (the reference's is in no file
         # the submission could read); module_path names it in tracebacks and profiles.
-        self.source = None
+        self.source: str | None = None
         self.target = target
         # A GPU call's state between its "stage", "call" and "fetch" messages.
-        self.staged_args = None
-        self.host_args = None
-        self.result = None
-        self.error = None
+        self.staged_args: tuple[object, ...] | None = None
+        self.host_args: tuple[object, ...] | None = None
+        self.result: object = None
+        self.error: dict[str, str] | None = None
         # Installs the system-call filter (syscalls.confine_runner in a runner
         # process; tests that serve a Runner on a thread pass none).
         self.confine = confine
 
-    def serve(self):
+    def serve(self) -> None:
         try:
             self.prepare()
         except (ipc.ChannelClosed, ipc.ProtocolError):
@@ -107,7 +133,7 @@ class Runner:
             if not self.handle(op, message, fds):
                 return
 
-    def handle(self, op, message, fds):
+    def handle(self, op: object, message: dict[str, object], fds: list[int]) -> bool:
         """Answers one supervisor message; False ends the runner."""
         if op == "arm":
             self.reset_own_peak()
@@ -134,7 +160,7 @@ class Runner:
             return False
         return True
 
-    def reset_own_peak(self):
+    def reset_own_peak(self) -> None:
         """Starts this process's peak-RSS count (VmHWM) afresh. The reference is never
         dumpable to the others: its /proc files are then the kernel's, so it opens
         its own clear_refs in the few instructions it is dumpable here, while the
@@ -145,7 +171,7 @@ class Runner:
         procs.reset_peak_rss(os.getpid())
         procs.set_dumpable(self.role != "reference")
 
-    def prepare(self):
+    def prepare(self) -> None:
         """Everything before the module's own code runs: the libraries it imports
         are loaded (their memory is not the module's doing), the runner is
         confined by its system-call filter, and "ready" lets the supervisor take
@@ -155,9 +181,10 @@ class Runner:
         memory either)."""
         message, fds = self.channel.receive()
         ipc.close_fds(fds)
-        if message.get("op") != "module" or not isinstance(message.get("source"), str):
+        source = message.get("source")
+        if message.get("op") != "module" or not isinstance(source, str):
             raise ipc.ProtocolError("expected module")
-        self.source = message["source"]
+        self.source = source
         allowed = None if self.role == "reference" else imports.allowed_modules(self.allowed_imports)
         for name in imports.imported_libraries(self.source, allowed):
             try:
@@ -176,8 +203,9 @@ class Runner:
         if message.get("op") != "load":
             raise ipc.ProtocolError("expected load")
 
-    def load(self):
+    def load(self) -> str:
         source = self.source
+        assert source is not None  # prepare() received it
         code = compile(source, self.module_path, "exec", dont_inherit=True)
         linecache.cache[self.module_path] = (len(source), None, source.splitlines(True), self.module_path)
         module = types.ModuleType(self.role)
@@ -194,38 +222,45 @@ class Runner:
 
     # -- CPU: one message, inputs in and sealed result out, all inside the timed window
 
-    def call(self, message, fds):
+    def call(self, message: Mapping[str, Any], fds: list[int]) -> None:
+        function = self.function
+        assert function is not None  # load() found it before any message was handled
         spare = _spare_result_fd(message, fds)
-        self._answer(lambda: self.function(*_receive_args(message, fds)), spare)
+        self._answer(lambda: function(*_receive_args(message, fds)), spare)
 
-    def echo(self, message, fds):
+    def echo(self, message: Mapping[str, Any], fds: list[int]) -> None:
         """A call with the entry point left out: the same inputs are received
         and an answer shaped like message["like"] is sealed and sent, through
         the same code as a call's."""
         spare = _spare_result_fd(message, fds)
         self._answer(lambda: _echo_answer(message, fds), spare)
 
-    def profile(self, message, fds):
+    def profile(self, message: Mapping[str, Any], fds: list[int]) -> None:
         """A call under cProfile and a line timer (untimed: the supervisor makes
         it after the timed pairs); the reply also carries the module's own
         functions and its slowest lines."""
+        function, source = self.function, self.source
+        assert function is not None and source is not None  # load() had them before any message was handled
         spare = _spare_result_fd(message, fds)
         profiler = cProfile.Profile()
         timer = lines.LineTimer(self.module_path)
-        extra = {}
+        extra: dict[str, object] = {}
 
-        def profiled_call():
-            result = profiler.runcall(timer.run, self.function, *_receive_args(message, fds))
+        def profiled_call() -> object:
+            result = profiler.runcall(timer.run, function, *_receive_args(message, fds))
             extra["profile"] = self._own_functions(profiler)
-            extra["profile_lines"] = timer.rows(self.source.splitlines())
+            extra["profile_lines"] = timer.rows(source.splitlines())
             extra["profile_traced_s"] = timer.total_ns / 1e9
             return result
 
         self._answer(profiled_call, spare, extra)
 
-    def _own_functions(self, profiler):
+    def _own_functions(self, profiler: cProfile.Profile) -> list[FunctionRow]:
         """The module's own functions from `profiler`, most cumulative time first."""
-        rows = [
+        # {(file, line, function): (primitive calls, calls, own s, cumulative s, callers)}
+        table: dict[tuple[str, int, str], tuple[int, int, float, float, object]]
+        table = pstats.Stats(profiler).stats  # type: ignore[attr-defined]  # typeshed's Stats leaves out .stats
+        rows: list[FunctionRow] = [
             {
                 "function": name,
                 "line": line,
@@ -233,16 +268,20 @@ class Runner:
                 "own_s": round(own, 7),
                 "cumulative_s": round(cumulative, 7),
             }
-            for (filename, line, name), (_, calls, own, cumulative, _) in pstats.Stats(profiler).stats.items()
+            for (filename, line, name), (_, calls, own, cumulative, _) in table.items()
             if filename == self.module_path
         ]
         return sorted(rows, key=lambda row: -row["cumulative_s"])[:PROFILE_ROWS]
 
-    def _answer(self, compute, spare_fd, extra=None):
+    def _answer(
+        self, compute: Callable[[], object], spare_fd: int | None, extra: Mapping[str, object] | None = None
+    ) -> None:
         result = None
         try:
             result = compute()
         except BaseException as exc:
+            reply: dict[str, object]
+            result_fd: int | None
             reply, result_fd = self._failure(exc), None
             _close_if_open(spare_fd)
         else:
@@ -257,7 +296,8 @@ class Runner:
 
     # -- GPU: "stage" (untimed upload), "call" (the timed window), "fetch" (untimed download)
 
-    def stage(self, message, fds):
+    def stage(self, message: Mapping[str, Any], fds: list[int]) -> None:
+        assert self.device is not None  # handle() stages on a GPU only
         self.staged_args = self.host_args = self.result = self.error = None
         try:
             self.host_args = _receive_args(message, fds)
@@ -266,11 +306,13 @@ class Runner:
             self.error = self.describe(exc)
         self.channel.send({"op": "staged"})
 
-    def call_staged(self):
+    def call_staged(self) -> None:
         """Runs the entry point and waits for the whole device, so that "done"
         closes the timed window only when all the work it queued has finished.
         A failure is reported by "fetch", like a result."""
         if self.error is None:
+            # A stage without an error staged the arguments, after load() found the function.
+            assert self.function is not None and self.staged_args is not None and self.device is not None
             try:
                 self.result = self.function(*self.staged_args)
                 self.device.synchronize()
@@ -278,14 +320,19 @@ class Runner:
                 self.error = self.describe(exc)
         self.channel.send({"op": "done"})
 
-    def echo_staged(self):
+    def echo_staged(self) -> None:
         """A timed GPU window with the entry point left out: the device is
         synchronised and "done" sent, as call_staged does after the call."""
+        assert self.device is not None  # handle() echoes this way on a GPU only
         self.device.synchronize()
         self.channel.send({"op": "done"})
 
-    def fetch(self):
+    def fetch(self) -> None:
+        reply: dict[str, object]
+        result_fd: int | None
         if self.error is None:
+            # A stage without an error staged the arguments (handle() stages on a GPU only).
+            assert self.device is not None and self.staged_args is not None and self.host_args is not None
             try:
                 checks = {
                     "placement": self.device.placement(self.result),
@@ -301,7 +348,7 @@ class Runner:
         self.staged_args = self.host_args = self.result = self.error = None
         self._send_result(reply, result_fd)
 
-    def _send_result(self, reply, result_fd):
+    def _send_result(self, reply: dict[str, object], result_fd: int | None) -> None:
         # When this process had the message and when it answered, on the clock every
         # process shares: the supervisor's measure of the reference's time off its CPU
         # (sides.OffCpuWatch) spans these, not its own delays in sending and receiving.
@@ -310,10 +357,10 @@ class Runner:
         if result_fd is not None:
             os.close(result_fd)
 
-    def _failure(self, exc):
+    def _failure(self, exc: BaseException) -> dict[str, object]:
         return {"op": "result", "ok": False, "error": self.describe(exc)}
 
-    def describe(self, exc):
+    def describe(self, exc: BaseException) -> dict[str, str]:
         """The exception with only the frames from the module's own file. A
         reference that failed outside its own code (no frame of it at all) failed
         in the harness's part of the call: its frames are named then, by file name
@@ -340,7 +387,7 @@ class Runner:
         return {"type": type(exc).__name__[:100], "traceback": text}
 
 
-def _spare_result_fd(message, fds):
+def _spare_result_fd(message: Mapping[str, object], fds: list[int]) -> int | None:
     """The pre-allocated result memfd the supervisor sent last in `fds`
     (ipc.spare_result_memfd), taken out of the list; None when none came."""
     if message.get("spare_result") is True and fds:
@@ -348,16 +395,17 @@ def _spare_result_fd(message, fds):
     return None
 
 
-def _receive_args(message, fds):
+def _receive_args(message: Mapping[str, Any], fds: list[int]) -> tuple[object, ...]:
     """The call's arguments, decoded from the inputs memfd the supervisor sent."""
     buffer = ipc.Buffer()
     if fds:
         buffer = ipc.Buffer(ipc.map_shared(fds[0], int(message["size"]), writable=True))
     ipc.close_fds(fds)
-    return ipc.decode(message["args"], buffer)
+    # The supervisor sends the arguments as a tuple (sides.InputBundle's meta).
+    return cast("tuple[object, ...]", ipc.decode(message["args"], buffer))
 
 
-def _echo_answer(message, fds):
+def _echo_answer(message: Mapping[str, Any], fds: list[int]) -> object:
     """An echo's answer: the inputs are mapped and decoded as a call's are, and
     a value shaped like message["like"] is returned without computing anything.
     Its arrays are carved out of the input pages where they fit: those are
@@ -368,18 +416,18 @@ def _echo_answer(message, fds):
     return _blank_like(message["like"], _resident_bytes(_receive_args(message, fds)))
 
 
-def _resident_bytes(value):
+def _resident_bytes(value: object) -> npt.NDArray[np.uint8] | None:
     """The bytes of the largest contiguous input array, or None."""
     if type(value) is tuple:
-        candidates = [_resident_bytes(item) for item in value]
-        candidates = [item for item in candidates if item is not None]
+        found = [_resident_bytes(item) for item in value]
+        candidates = [item for item in found if item is not None]
         return max(candidates, key=len, default=None)
     if type(value) is np.ndarray and value.flags.c_contiguous:
         return value.reshape(-1).view(np.uint8)
     return None
 
 
-def _blank_like(meta, source):
+def _blank_like(meta: Mapping[str, Any], source: npt.NDArray[np.uint8] | None) -> object:
     """The value `meta` (an ipc.encode description) describes, with nothing
     computed: arrays are views of `source` where it is large enough, else np.empty."""
     kind = meta["t"]
@@ -394,7 +442,7 @@ def _blank_like(meta, source):
     return ipc.decode(meta, ipc.Buffer())
 
 
-def _sealed_result(result, spare_fd=None):
+def _sealed_result(result: object, spare_fd: int | None = None) -> tuple[dict[str, object], int | None]:
     """The "result" reply and the sealed memfd holding its arrays (None when it
     has none), written into `spare_fd` when the supervisor sent one. Takes
     ownership of `spare_fd`: it is closed or returned, never left open."""
@@ -412,12 +460,12 @@ def _sealed_result(result, spare_fd=None):
     return {"op": "result", "ok": True, "value": value, "size": arena.size}, result_fd
 
 
-def _close_if_open(fd):
+def _close_if_open(fd: int | None) -> None:
     if fd is not None:
         os.close(fd)
 
 
-def _limit_resources(memory_limit_bytes, target):
+def _limit_resources(memory_limit_bytes: int, target: str) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     if target == "cpu" and memory_limit_bytes > 0:
         # A backstop for allocations faster than the supervisor's sampler; the
@@ -429,7 +477,7 @@ def _limit_resources(memory_limit_bytes, target):
             pass
 
 
-def main(argv):
+def main(argv: list[str]) -> None:
     role, sock_fd, module_path, entry_point, target, memory_limit, allowed_json, cpus_json = argv[1:9]
     procs.die_with_parent()
     cpus = json.loads(cpus_json)
