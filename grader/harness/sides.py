@@ -4,7 +4,7 @@ One call, identical for the reference and the submission:
 
   1. every other process in the sandbox is stopped (SIGSTOP); the supervisor
      uses, on the runner's CPU, as much memory as the runner's last call
-     allocated (warm.py), then this runner's tree is continued and told to
+     allocated and the result memfd will take (warm.py), then this runner's tree is continued and told to
      "arm" (no inputs yet, so nothing it could do now would help it later);
   2. its CPU time, resident memory and scratch usage are read and its peak-RSS
      counter reset;
@@ -280,7 +280,7 @@ class Side:
             if not procs.scheduling(self.pid) <= self.expected_scheduling:
                 self.kill()
                 return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
-        warm.warm_on(self.cpus, self.transient_bytes)
+        warm.warm_on(self.cpus, self.transient_bytes + answer_bytes)
         paused = procs.paused_snapshot(self.pid)
         procs.resume_tree(self.pid)
         assert self.channel is not None and self.drain is not None  # start() made them

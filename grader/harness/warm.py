@@ -6,8 +6,8 @@ page reporting), pages freed a second or more ago have been handed back, and the
 next allocation faults them in again through the host at several times the cost;
 between two calls of one side a grading runs the other side's call, often seconds
 long. So before each call, while every process in the sandbox is stopped, the
-supervisor maps as much memory as that runner's previous call added at its peak,
-on the runner's CPU, writes one byte in every page and unmaps it: the freed pages
+supervisor maps as much memory as that runner's previous call added at its peak
+and the result memfd it is about to allocate will take, on the runner's CPU, writes one byte in every page and unmaps it: the freed pages
 head that CPU's free lists, and the call's allocations take them. Nothing of it runs
 in the runner, so none of it counts as the runner's work between calls.
 """
