@@ -280,7 +280,8 @@ class Side:
             if not procs.scheduling(self.pid) <= self.expected_scheduling:
                 self.kill()
                 return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
-        warm.warm_on(self.cpus, self.transient_bytes + answer_bytes)
+        # No more than the last call held with its result memfd (so it fits where that call did), nor the limit.
+        warm.warm_on(self.cpus, min(self.transient_bytes + answer_bytes, self.memory_limit_bytes))
         paused = procs.paused_snapshot(self.pid)
         procs.resume_tree(self.pid)
         assert self.channel is not None and self.drain is not None  # start() made them
