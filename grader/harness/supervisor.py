@@ -34,6 +34,8 @@ import shutil
 import tempfile
 import time
 import types
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, NoReturn, NotRequired, TypedDict, TypeVar
 
 import numpy as np
 
@@ -50,10 +52,17 @@ from . import (
     procs,
     stats,
 )
+from .custom_input import CustomInputEntry
 from .gpu import MemoryProbe
-from .job import JobError, load_job
+from .job import Job, JobError, load_job
 from .measure import on_tmpfs
-from .sides import InputBundle, Side
+from .per_size import Role, SizeEntry, SizeRecord
+from .sides import CallOutcome, InputBundle, ProfileRow, Side
+
+if TYPE_CHECKING:
+    from .protocol import Progress
+
+T = TypeVar("T")
 
 NS = 1_000_000_000
 #: A submission call may take this many times the reference's time (plus a second).
@@ -150,10 +159,47 @@ DISTURBED_MESSAGE = (
 )
 
 
+class ProfileEntry(TypedDict):
+    """The report's `profile` (_profile_entry)."""
+
+    status: str
+    reason: str
+    size: int | None
+    seconds: float | None
+    functions: list[ProfileRow]
+    lines: list[ProfileRow]
+    traced_s: float | None
+
+
+class Report(TypedDict):
+    """The report the supervisor signs (empty_report's fields); a check on the
+    learner's own input adds `custom_input`."""
+
+    verdict: str
+    speedup: float | None
+    speedup_ci: list[float] | None
+    peak_memory_bytes: int | None
+    reference_peak_memory_bytes: int | None
+    message: str
+    sizes: list[SizeEntry]
+    scaling_exponent: float | None
+    reference_scaling_exponent: float | None
+    first_call_s: float | None
+    hint: str
+    failure: Mapping[str, object] | None
+    hardware: str
+    cpus: int | None
+    harness_version: str
+    profile: ProfileEntry | None
+    custom_input: NotRequired[CustomInputEntry]
+
+
 class Finished(Exception):
     """Ends grading early with a verdict."""
 
-    def __init__(self, verdict, message, failure=None, hint=None):
+    def __init__(
+        self, verdict: str, message: str, failure: Mapping[str, object] | None = None, hint: str | None = None
+    ) -> None:
         super().__init__(message)
         self.verdict = verdict
         self.message = message
@@ -161,7 +207,7 @@ class Finished(Exception):
         self.hint = hint
 
 
-def empty_report():
+def empty_report() -> Report:
     return {
         "verdict": feedback.INTERNAL_ERROR,
         "speedup": None,
@@ -182,7 +228,12 @@ def empty_report():
     }
 
 
-def grade(job_dir, files, started_ns, emit_progress=None):
+def grade(
+    job_dir: str,
+    files: Mapping[str, str],
+    started_ns: int,
+    emit_progress: "Callable[[Progress], object] | None" = None,
+) -> Report:
     """The report dict for the submission in `job_dir` graded by `files`, the job's
     trusted files (protocol.TRUSTED_FILES: name to text). Never raises.
     `emit_progress`, when given, is called with a progress dict (protocol.PROGRESS_*)
@@ -207,22 +258,31 @@ class ProgressNotes:
     most ETA_RISE_LIMIT above what the previous estimate still had left, so one
     slow pair does not make the page jump back by a minute."""
 
-    def __init__(self, emit, started_ns):
+    def __init__(self, emit: "Callable[[Progress], object] | None", started_ns: int) -> None:
         self.emit = emit
         self.started_ns = started_ns
-        self.phase = None
+        self.phase: str | None = None
         self.last_ns = 0
-        self.last_eta = None  # (seconds, when it was given)
+        self.last_eta: tuple[float, int] | None = None  # (seconds, when it was given)
 
-    def due(self, phase):
+    def due(self, phase: str) -> bool:
         """Whether a note for `phase` would be sent now: callers skip the work of an estimate otherwise."""
         return self.emit is not None and (
             phase != self.phase or time.perf_counter_ns() - self.last_ns >= PROGRESS_INTERVAL_NS
         )
 
-    def note(self, phase, eta_s=None, size_index=None, sizes=None, pair=None, pairs=None):
+    def note(
+        self,
+        phase: str,
+        eta_s: float | None = None,
+        size_index: int | None = None,
+        sizes: int | None = None,
+        pair: int | None = None,
+        pairs: int | None = None,
+    ) -> None:
         if not self.due(phase):
             return
+        assert self.emit is not None  # due() says so
         now = time.perf_counter_ns()
         self.phase, self.last_ns = phase, now
         eta_s = self._steadied(eta_s, now)
@@ -238,7 +298,7 @@ class ProgressNotes:
             }
         )
 
-    def _steadied(self, eta_s, now):
+    def _steadied(self, eta_s: float | None, now: int) -> float | None:
         if eta_s is None:
             return None
         eta_s = max(eta_s, 0.0)
@@ -251,7 +311,9 @@ class ProgressNotes:
 
 
 class Grading:
-    def __init__(self, job_dir, job, files, started_ns, progress=None):
+    def __init__(
+        self, job_dir: str, job: Job, files: Mapping[str, str], started_ns: int, progress: ProgressNotes | None = None
+    ) -> None:
         self.job_dir = job_dir
         self.files = files
         self.progress = progress or ProgressNotes(None, started_ns)
@@ -259,27 +321,27 @@ class Grading:
         self.deadline_ns = started_ns + int((job.time_s * TIME_SHARE - 0.5) * NS)
         self.order_rng = random.Random(os.urandom(16))
         self.report = empty_report()
-        self.sides = {}
-        self.scratch = None
-        self.first_call_s = None
-        self.records = {}
+        self.sides: dict[Role, Side] = {}
+        self.scratch: str | None = None
+        self.first_call_s: float | None = None
+        self.records: dict[int, SizeRecord] = {}
         # The per-call limit applied to the submission's latest call (see _budget_ns).
-        self.call_limit = None
+        self.call_limit: tuple[float, float, float] | None = None
         self.edge_count = 0
         self.disturbed_pairs = 0
         # CPU time the submission's earlier runners spent between calls (_new_run),
         # and what each new run's start and warm-up took.
         self.outside_cpu_before_s = 0.0
         self.launch_ns = 0
-        self.restart_ns = []
+        self.restart_ns: list[int] = []
         # The reference's parameter names, for the failing call's arguments (failing_call.py).
-        self.parameter_names = []
+        self.parameter_names: list[str] = []
         # Both sides' outcomes of the latest pair once both answered (custom_input.py shows them).
-        self.last_outcomes = None
+        self.last_outcomes: dict[Role, CallOutcome] | None = None
 
     # -- the run --------------------------------------------------------------
 
-    def run(self):
+    def run(self) -> Report:
         try:
             self._grade()
         except Finished as outcome:
@@ -290,16 +352,16 @@ class Grading:
             self._cleanup()
         return self.report
 
-    def _grade(self):
+    def _grade(self) -> None:
         source = self._read_submission()
         problem = imports.check_source(source, self.job.allowed_imports, self.job.entry_point)
         if problem:
             failure = {"line": problem.line} if problem.line else None
             raise Finished(problem.verdict, problem.message, failure, problem.hint)
-        self.sources = {"reference": self.files["reference.py"], "submission": source}
+        self.sources: dict[Role, str] = {"reference": self.files["reference.py"], "submission": source}
         self.inputs = _load_trusted_module(self.files["inputs.py"], "inputs.py", "hotpath_inputs")
         self.parameter_names = input_rules.parameter_names(self.files["reference.py"], self.job.entry_point)
-        self.check = None
+        self.check: compare.CustomCheck | None = None
         if self.files.get("check.py"):
             self.check = getattr(
                 _load_trusted_module(self.files["check.py"], "check.py", "hotpath_check"), "check", None
@@ -320,14 +382,14 @@ class Grading:
         self.progress.note("comparing")
         self._summarise()
 
-    def _read_submission(self):
+    def _read_submission(self) -> str:
         try:
             with open(os.path.join(self.job_dir, "submission.py"), encoding="utf-8") as handle:
                 return handle.read()
         except UnicodeDecodeError:
             raise Finished(feedback.RUNTIME_ERROR, "Your code is not valid UTF-8 text.") from None
 
-    def _start_runners(self):
+    def _start_runners(self) -> None:
         self.scratch = tempfile.mkdtemp(prefix="hotpath-")
         tmpfs = on_tmpfs(self.scratch)
         probe = MemoryProbe() if self.job.target == "gpu" else None
@@ -339,9 +401,11 @@ class Grading:
         self._launch_sides()
         self.launch_ns = time.perf_counter_ns() - launched_ns
 
-    def _launch_sides(self):
+    def _launch_sides(self) -> None:
         """Starts both runners and loads their modules, then freezes the sandbox."""
+        assert self.scratch is not None  # _start_runners made it
         harness_dir = os.path.dirname(os.path.abspath(__file__))
+        role: Role
         # One after the other: a new process is dumpable until its runner marks it
         # otherwise, so the submission runner only starts once the reference runner has
         # said hello (non-dumpable by then). Otherwise the submission could open
@@ -375,7 +439,7 @@ class Grading:
                 feedback.REJECTED, UNFROZEN_MESSAGE.format(detail=exc, where="after loading the modules")
             ) from None
 
-    def _new_run(self, size, label, record):
+    def _new_run(self, size: int, label: str, record: SizeRecord) -> None:
         """Replaces both runners with fresh processes (anything the old ones
         started goes with them) and warms them up untimed, as the first run was:
         a checked pair at `size`; or, where the reference's call there takes over
@@ -387,11 +451,12 @@ class Grading:
             side.kill()
         procs.kill_all_descendants()
         for side in self.sides.values():
+            assert side.process is not None and side.drain is not None  # every side here was started
             side.process.wait()
             side.drain.join(timeout=1)
         self.sides = {}
         self._launch_sides()
-        both = ("reference", "submission")
+        both: tuple[Role, Role] = ("reference", "submission")
         if stats.median(record.times["reference"]) <= WARM_UP_REFERENCE_MAX_S:
             self._checked_pair(self._make_inputs(size), label, record, both, new_input=True)
             return
@@ -409,7 +474,7 @@ class Grading:
             record.correct = False
             self._fail("submission", outcome, f"on {label}")
 
-    def _edge_inputs(self):
+    def _edge_inputs(self) -> Iterator[tuple[str, tuple[object, ...]]]:
         if self.job.custom_input is not None:
             return  # a run on the learner's own input runs that input alone
         for size in self.job.edge_sizes:
@@ -419,7 +484,7 @@ class Grading:
             for number, args in enumerate(edge_cases(), start=1):
                 yield f"edge case {number}", tuple(args)
 
-    def _check_sizes(self):
+    def _check_sizes(self) -> None:
         if self.job.custom_input is not None:
             custom_input.run(self)
             return
@@ -430,7 +495,8 @@ class Grading:
         self.report["message"] = feedback.check_message(len(self.job.sizes), self.edge_count)
         self.report["sizes"] = [per_size.entry(size, correct=True) for size in self.job.sizes]
 
-    def _benchmark(self):
+    def _benchmark(self) -> None:
+        role: Role
         sizes = list(self.job.sizes)
         for position, size in enumerate(sizes):
             record = self.records[size] = per_size.SizeRecord(size)
@@ -474,7 +540,9 @@ class Grading:
                         pairs=self.job.repeats,
                     )
                 started_ns = time.perf_counter_ns()
-                order = ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
+                order: tuple[Role, Role] = (
+                    ("reference", "submission") if self.order_rng.random() < 0.5 else ("submission", "reference")
+                )
                 timed = self._timed_pair(size, label, record, order)
                 if timed is None:
                     continue  # disturbed: dropped, and timed again if there is room
@@ -488,10 +556,12 @@ class Grading:
                     record.waited[role].append(outcome.waited_seconds)
                     record.peaks[role].append(self._peak_bytes(role, outcome))
                     if self.job.target == "gpu":
+                        # A GPU call has both copy phases (Side._exchange).
+                        assert outcome.staging_seconds is not None and outcome.fetch_seconds is not None
                         record.staging[role].append(outcome.staging_seconds)
                         record.fetching[role].append(outcome.fetch_seconds)
 
-    def _profile(self):
+    def _profile(self) -> None:
         """One more, untimed call of the submission under cProfile and a line
         timer: where its time went, per function and per line of the learner's
         own code, at the largest size the plan allows (PROFILE_MAX_S). It never
@@ -536,6 +606,8 @@ class Grading:
         if outcome.status != "ok":
             self.report["profile"] = _profile_entry("skipped", f"The profiled call did not finish ({outcome.status}).")
             return
+        # An ok profiled call brings both tables (Side.call).
+        assert outcome.profile is not None and outcome.profile_lines is not None
         self.report["profile"] = _profile_entry(
             "done",
             "",
@@ -546,7 +618,7 @@ class Grading:
             traced_s=outcome.profile_traced_s,
         )
 
-    def _time_left_s(self, record, half_width, later_sizes):
+    def _time_left_s(self, record: SizeRecord, half_width: float, later_sizes: Sequence[int]) -> float | None:
         """An estimate of the grading still to do, from what this size's pairs have
         shown: the pairs the stopping rule will likely still want here, each later
         size's warm-up and likely pairs (their cost assumed to grow in proportion
@@ -562,7 +634,7 @@ class Grading:
         done = len(record.pair_ns)
         relative_half_width = (interval[1] - interval[0]) / (2.0 * point)
 
-        def pairs_expected(target_half_width, floor):
+        def pairs_expected(target_half_width: float, floor: int) -> int:
             needed = math.ceil(done * (relative_half_width / target_half_width) ** 2)
             return min(max(needed, floor), self.job.repeats)
 
@@ -577,7 +649,7 @@ class Grading:
             estimate_ns += min(PROFILE_SLOWDOWN * submission_s + PROFILE_MARGIN_S, PROFILE_MAX_S) * NS
         return min(estimate_ns, self.deadline_ns - time.perf_counter_ns()) / NS
 
-    def _pairs_per_run(self):
+    def _pairs_per_run(self) -> int | None:
         """Pairs each run of the headline size gets, or None where it is timed in
         one run: when the exercise's `repeats` are fewer than MIN_PAIRS_PER_RUN a
         run, or starting the runners took so long that HEADLINE_RUNS - 1 more
@@ -590,12 +662,12 @@ class Grading:
             return None  # too few pairs to share among runs
         return math.ceil(self.job.repeats / HEADLINE_RUNS)
 
-    def _precise_enough(self, record, half_width):
+    def _precise_enough(self, record: SizeRecord, half_width: float) -> bool:
         return stats.precise_enough(
             record.times["reference"], record.times["submission"], record.overhead(), half_width, runs=record.runs
         )
 
-    def _room_for_another_pair(self, record, later_sizes, restart=False):
+    def _room_for_another_pair(self, record: SizeRecord, later_sizes: Sequence[int], restart: bool = False) -> bool:
         """Whether one more timed pair at this size still leaves the later sizes
         their minimum (a warm-up and MIN_PAIRS pairs each, their cost assumed to
         grow in proportion to size) inside the time budget. A correct answer
@@ -616,12 +688,14 @@ class Grading:
 
     # -- one pair of calls on the same input ----------------------------------
 
-    def _timed_pair(self, size, label, record, order):
+    def _timed_pair(
+        self, size: int, label: str, record: SizeRecord, order: Sequence[Role]
+    ) -> tuple[dict[Role, CallOutcome], list[float]] | None:
         """(outcomes, echo seconds) of a timed pair on fresh inputs, or None when its
         reference call or echo was disturbed (_disturbance): such a pair is dropped
         and counted. When more pairs of the grading were disturbed than kept (and
         more than MAX_DISTURBED_PAIRS), the grading ends without a figure."""
-        echoes = []
+        echoes: list[CallOutcome] = []
         outcomes = self._checked_pair(self._make_inputs(size), label, record, order, echoes=echoes)
         why = self._disturbance(outcomes["reference"], "call") or self._disturbance(echoes[0], "echo call")
         if why is None:
@@ -636,7 +710,7 @@ class Grading:
         return None
 
     @staticmethod
-    def _disturbance(outcome, what):
+    def _disturbance(outcome: CallOutcome, what: str) -> str | None:
         """Why the reference's `outcome` cannot be trusted as a time, or None: it
         spent more of its window off its CPU (stopped, or made to wait) than the
         harness's own message latency explains."""
@@ -645,11 +719,19 @@ class Grading:
             return None
         return f"its {what} was held off its CPU for {feedback.seconds(off_s)} of {feedback.seconds(outcome.seconds)}"
 
-    def _checked_pair(self, args, label, record, order, new_input=False, echoes=None):
+    def _checked_pair(
+        self,
+        args: tuple[object, ...],
+        label: str,
+        record: SizeRecord | None,
+        order: Sequence[Role],
+        new_input: bool = False,
+        echoes: list[CallOutcome] | None = None,
+    ) -> dict[Role, CallOutcome]:
         """Both sides' outcomes on `args`. With `echoes` (a list), an echo call
         (see _echo) follows the reference's call at once, so it never directly
         follows the submission's call, and its outcome is appended there."""
-        outcomes = {}
+        outcomes: dict[Role, CallOutcome] = {}
         bundles = {role: InputBundle(args) for role in order}
         try:
             for role in order:
@@ -673,6 +755,7 @@ class Grading:
                 if role == "reference" and record is not None:
                     record.answer_bytes = outcome.answer_bytes
                 if role == "reference" and echoes is not None:
+                    assert record is not None  # only timed pairs echo, and each has its size's record
                     echoes.append(self._echo(bundles["reference"], outcome.value, label, record.answer_bytes))
         finally:
             for bundle in bundles.values():
@@ -694,7 +777,9 @@ class Grading:
             raise Finished(feedback.WRONG_ANSWER, f"Wrong answer on {label}. {mismatch.message}", failure)
         return outcomes
 
-    def _echo(self, reference_bundle, reference_answer, label, answer_bytes):
+    def _echo(
+        self, reference_bundle: InputBundle, reference_answer: object, label: str, answer_bytes: int
+    ) -> CallOutcome:
         """The outcome of a call whose seconds are the harness's own work, not the code's.
 
         A timed CPU call includes delivering the inputs and copying the answer
@@ -733,7 +818,9 @@ class Grading:
             self._fail("reference", outcome, f"while timing the grader's own transfers on {label}")
         return outcome
 
-    def _budget_ns(self, role, record, outcomes, new_input):
+    def _budget_ns(
+        self, role: Role, record: SizeRecord | None, outcomes: Mapping[Role, CallOutcome], new_input: bool
+    ) -> int:
         """How long this call may run: TIME_FACTOR times the reference's time on
         the same input (or its median at this size) plus a grace (more on a new
         input, which may compile), and never past the total budget. The limit
@@ -756,7 +843,14 @@ class Grading:
         self.call_limit = (limit_s, reference_s, grace)
         return int(limit_s * NS)
 
-    def _check_inputs_untouched(self, bundle, outcome, label, record, args):
+    def _check_inputs_untouched(
+        self,
+        bundle: InputBundle,
+        outcome: CallOutcome,
+        label: str,
+        record: SizeRecord | None,
+        args: tuple[object, ...],
+    ) -> None:
         """The host copies (the inputs memfd, checked here) and, on GPU, the
         device copies (checked by the runner's Device at fetch) must be unchanged."""
         if self.job.allow_input_mutation:
@@ -778,7 +872,7 @@ class Grading:
                 hint=feedback.MODIFIED_INPUT_HINT,
             )
 
-    def _check_placement(self, outcomes, label, record):
+    def _check_placement(self, outcomes: Mapping[Role, CallOutcome], label: str, record: SizeRecord | None) -> None:
         """GPU: wherever the reference answers with a device array, so must the
         submission. A NumPy answer computed on the host skips the device work
         and the copy back that the exercise is about."""
@@ -796,7 +890,7 @@ class Grading:
                     {"input": label, "expected_placement": expected, "placement": got},
                 )
 
-    def _check_one_cpu(self, outcome, label, cpus=1):
+    def _check_one_cpu(self, outcome: CallOutcome, label: str, cpus: int = 1) -> None:
         """Code under test gets `cpus` CPUs (one unless the exercise declares
         more): the runner is pinned to them before the module loads and its
         system-call filter (syscalls.RUNNER_DENIED) refuses any change of
@@ -816,7 +910,7 @@ class Grading:
                 {"input": label, "cpu_seconds": outcome.cpu_seconds, "wall_seconds": window_s, "cpus": cpus},
             )
 
-    def _peak_bytes(self, role, outcome):
+    def _peak_bytes(self, role: Role, outcome: CallOutcome) -> int:
         """Memory one call needed: its peak over the runner's resident memory
         before the module's own code ran (Side.wait_hello: what the module
         allocated at import, or kept from earlier calls, counts), without the
@@ -834,11 +928,11 @@ class Grading:
 
     # -- failures ---------------------------------------------------------------
 
-    def _fail(self, role, outcome, where, args=None):
+    def _fail(self, role: Role, outcome: CallOutcome, where: str, args: tuple[object, ...] | None = None) -> NoReturn:
         """Ends the grading with the verdict `outcome` earns. `args`, the call's
         arguments when it had some, are shown with an exception or a crash."""
         side = self.sides.get(role)
-        shown = failing_call.call_fields(args, self.parameter_names) if args is not None else {}
+        shown: Mapping[str, object] = failing_call.call_fields(args, self.parameter_names) if args is not None else {}
         if role == "reference":
             self._reference_failed(outcome, where, side)
         status = outcome.status
@@ -888,7 +982,7 @@ class Grading:
             {"traceback": outcome.error["traceback"], "output": side.output_tail() if side else "", **shown},
         )
 
-    def _reference_failed(self, outcome, where, side=None):
+    def _reference_failed(self, outcome: CallOutcome, where: str, side: Side | None = None) -> NoReturn:
         if outcome.status == "timeout" and outcome.seconds < REFERENCE_HANG_SHARE * self.job.time_s:
             # The total budget ran out while the reference was being timed: the
             # submission's calls (or its import) spent it. A reference that hangs
@@ -922,7 +1016,7 @@ class Grading:
             {"reference": detail[-2000:], "reference_output": side.output_tail() if side else ""},
         )
 
-    def _check_outside_work(self):
+    def _check_outside_work(self) -> None:
         outside_s = self.outside_cpu_before_s + self.sides["submission"].outside_cpu_seconds
         inside = sum(sum(record.times["submission"]) for record in self.records.values())
         allowance = OUTSIDE_CPU_ALLOWANCE_S + OUTSIDE_CPU_FRACTION * inside
@@ -933,7 +1027,7 @@ class Grading:
                 "calls, e.g. in a background thread). All work must happen inside the call.",
             )
 
-    def _check_copy_phases(self):
+    def _check_copy_phases(self) -> None:
         for record in self.records.values():
             for phases, what in (
                 (record.staging, "inputs were being copied to"),
@@ -952,7 +1046,7 @@ class Grading:
 
     # -- the report ---------------------------------------------------------------
 
-    def _summarise(self):
+    def _summarise(self) -> None:
         report = self.report
         report["verdict"] = feedback.ACCEPTED
         report["first_call_s"] = self.first_call_s
@@ -966,26 +1060,32 @@ class Grading:
         # and it comes with its own paired interval. A geometric mean over
         # sizes would mix regimes and have no honest interval.
         headline = max(entries, key=lambda entry: entry["size"])
-        report["speedup"] = headline["speedup"]
+        speedup = _measured(headline["speedup"])
+        peak = max(_measured(entry["peak_memory_bytes"]) for entry in entries)
+        reference_peak = max(_measured(entry["reference_peak_memory_bytes"]) for entry in entries)
+        times = [_measured(entry["time_s"]) for entry in entries]
+        report["speedup"] = speedup
         report["speedup_ci"] = headline["speedup_ci"]
-        report["peak_memory_bytes"] = max(entry["peak_memory_bytes"] for entry in entries)
-        report["reference_peak_memory_bytes"] = max(entry["reference_peak_memory_bytes"] for entry in entries)
+        report["peak_memory_bytes"] = peak
+        report["reference_peak_memory_bytes"] = reference_peak
         sizes = [entry["size"] for entry in entries]
-        report["scaling_exponent"] = stats.scaling_exponent(sizes, [entry["time_s"] for entry in entries])
+        report["scaling_exponent"] = stats.scaling_exponent(sizes, times)
         report["reference_scaling_exponent"] = stats.scaling_exponent(
-            sizes, [entry["reference_time_s"] for entry in entries]
+            sizes, [_measured(entry["reference_time_s"]) for entry in entries]
         )
         report["message"] = feedback.accepted_message(
             len(entries),
             self.edge_count,
             headline["size"],
-            headline["speedup"],
+            speedup,
             headline["speedup_ci"],
-            report["peak_memory_bytes"],
-            report["reference_peak_memory_bytes"],
+            peak,
+            reference_peak,
             self.job.graded_on,
         )
-        shortened = {entry["size"]: entry["pairs"] for entry in entries if entry["stopped"] == per_size.STOPPED_BUDGET}
+        shortened = {
+            entry["size"]: _measured(entry["pairs"]) for entry in entries if entry["stopped"] == per_size.STOPPED_BUDGET
+        }
         if shortened:
             report["message"] += " " + feedback.shortened_note(shortened, self.job.repeats)
         busy = per_size.busy_sizes(self.records.values())
@@ -994,17 +1094,19 @@ class Grading:
         if self.job.target == "gpu":
             report["message"] += " " + GPU_TIMING_NOTE
         report["hint"] = feedback.accepted_hint(
-            headline["speedup"],
-            report["peak_memory_bytes"],
-            report["reference_peak_memory_bytes"],
+            speedup,
+            peak,
+            reference_peak,
             self.first_call_s,
-            min(entry["time_s"] for entry in entries),
+            min(times),
             report["scaling_exponent"],
             report["reference_scaling_exponent"],
             self.job.graded_on,
         )
 
-    def _finish(self, verdict, message, failure=None, hint=None):
+    def _finish(
+        self, verdict: str, message: str, failure: Mapping[str, object] | None = None, hint: str | None = None
+    ) -> None:
         report = self.report
         report["verdict"] = verdict
         report["message"] = message
@@ -1022,12 +1124,12 @@ class Grading:
         except Exception:
             report["sizes"] = []
 
-    def _make_inputs(self, size):
+    def _make_inputs(self, size: int) -> tuple[object, ...]:
         seed = int.from_bytes(os.urandom(4), "little")
         args = self.inputs.make_inputs(size, seed)
         return tuple(args) if isinstance(args, (tuple, list)) else (args,)
 
-    def _cleanup(self):
+    def _cleanup(self) -> None:
         for side in self.sides.values():
             side.kill()
         procs.kill_all_descendants()
@@ -1043,7 +1145,7 @@ class Grading:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def _pin_cpus(preferred=(), count=1):
+def _pin_cpus(preferred: Iterable[int] = (), count: int = 1) -> set[int]:
     """Pins the supervisor off the CPUs its runners will get; returns those CPUs (a set).
 
     Both runners run on the same `count` CPUs (one unless the exercise
@@ -1067,7 +1169,15 @@ def _pin_cpus(preferred=(), count=1):
     return runner_cpus
 
 
-def _profile_entry(status, reason, size=None, seconds=None, functions=(), lines=(), traced_s=None):
+def _profile_entry(
+    status: str,
+    reason: str,
+    size: int | None = None,
+    seconds: float | None = None,
+    functions: Iterable[ProfileRow] = (),
+    lines: Iterable[ProfileRow] = (),
+    traced_s: float | None = None,
+) -> ProfileEntry:
     """`seconds` is the profiled call as the harness timed it (its transfers
     included); `traced_s` the learner's function alone, of which each line's
     seconds are a share."""
@@ -1082,14 +1192,14 @@ def _profile_entry(status, reason, size=None, seconds=None, functions=(), lines=
     }
 
 
-def copy_phase_overrun(submission_s, reference_s):
+def copy_phase_overrun(submission_s: float, reference_s: float) -> bool:
     """Whether the submission's median untimed copy phase is too much longer
     than the reference's to be the copy alone (see COPY_PHASE_SLACK)."""
     seconds, fraction = COPY_PHASE_SLACK
     return submission_s - reference_s > max(seconds, fraction * reference_s)
 
 
-def _where(exc):
+def _where(exc: BaseException) -> str:
     """Exception type, message and innermost frame, for the host's logs."""
     import traceback
 
@@ -1098,7 +1208,14 @@ def _where(exc):
     return f"{type(exc).__name__}: {str(exc)[:300]}{place}"
 
 
-def _returned_bytes(value):
+def _measured(figure: T | None) -> T:
+    """A figure of a timed size's report entry: per_size.summary fills in every
+    one (the entry's type allows None for the sizes that were never timed)."""
+    assert figure is not None
+    return figure
+
+
+def _returned_bytes(value: object) -> int:
     if isinstance(value, np.ndarray):
         return value.nbytes
     if isinstance(value, tuple):
@@ -1106,7 +1223,7 @@ def _returned_bytes(value):
     return 0
 
 
-def _load_trusted_module(source, filename, name):
+def _load_trusted_module(source: str, filename: str, name: str) -> types.ModuleType:
     """The module `name` run from `source` (a trusted job file, kept in memory only)."""
     module = types.ModuleType(name)
     module.__file__ = filename
