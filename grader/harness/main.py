@@ -11,9 +11,11 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Mapping
+from typing import overload
 
 
-def _bootstrap_package():
+def _bootstrap_package() -> None:
     """-I leaves the script's folder off sys.path; load the package by path.
     Each entry script (main.py, runner.py) carries this copy: until it has run
     there is no package to import it from, and putting /job on sys.path instead
@@ -24,6 +26,7 @@ def _bootstrap_package():
     spec = importlib.util.spec_from_file_location(
         "harness", os.path.join(here, "__init__.py"), submodule_search_locations=[here]
     )
+    assert spec is not None and spec.loader is not None  # a .py file's spec always has its loader
     package = importlib.util.module_from_spec(spec)
     sys.modules["harness"] = package
     spec.loader.exec_module(package)
@@ -36,10 +39,11 @@ if __name__ == "__main__":
 from . import HARNESS_VERSION, feedback, procs, protocol, supervisor  # noqa: E402
 
 
-def read_stdin():
+def read_stdin() -> bytes:
     """All of stdin (at most protocol.MAX_STDIN_BYTES); stdin is closed afterwards
     so nothing can read on."""
-    chunks, size = [], 0
+    chunks: list[bytes] = []
+    size = 0
     while size <= protocol.MAX_STDIN_BYTES:
         chunk = os.read(0, 1 << 20)
         if not chunk:
@@ -52,7 +56,11 @@ def read_stdin():
     return b"".join(chunks)
 
 
-def json_safe(value):
+@overload
+def json_safe(value: Mapping[str, object]) -> Mapping[str, object]: ...
+@overload
+def json_safe(value: object) -> object: ...
+def json_safe(value: object) -> object:
     """Non-finite floats have no JSON form; they become null."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
@@ -63,12 +71,12 @@ def json_safe(value):
     return value
 
 
-def _print_line(line):
+def _print_line(line: str) -> None:
     sys.stdout.write(line + "\n")
     sys.stdout.flush()
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
     started_ns = time.perf_counter_ns()
     # Before the secret is in memory: same-uid processes must not read it via
     # ptrace or /proc/<pid>/mem, fd or environ.
@@ -96,7 +104,7 @@ def main(argv):
         line = protocol.format_report(secret, json_safe(report))
     except (TypeError, ValueError):
         fallback = supervisor.empty_report()
-        fallback.update(message="The grader could not encode its report.", harness_version=HARNESS_VERSION)
+        fallback.update({"message": "The grader could not encode its report.", "harness_version": HARNESS_VERSION})
         line = protocol.format_report(secret, fallback)
     sys.stdout.write("\n" + line + "\n")
     sys.stdout.flush()
