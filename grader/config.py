@@ -15,11 +15,11 @@ class JudgeConfig:
     cpu_image: str = "hotpath-sandbox-cpu:latest"
     gpu_image: str = "hotpath-sandbox-gpu:latest"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"Unknown sandbox backend {self.backend!r}; expected one of {', '.join(BACKENDS)}")
 
-    def image_for(self, target):
+    def image_for(self, target: str) -> str:
         """The sandbox image that grades code for `target` ("cpu" or "gpu")."""
         return self.gpu_image if target == "gpu" else self.cpu_image
 
@@ -27,12 +27,12 @@ class JudgeConfig:
 _current = JudgeConfig()
 
 
-def configure(**changes):
+def configure(**changes: str) -> JudgeConfig:
     """Replace the named fields of the configuration (a ValueError names a bad one)."""
     global _current
     _current = replace(_current, **changes)
     return _current
 
 
-def current():
+def current() -> JudgeConfig:
     return _current

@@ -7,7 +7,7 @@ from .base import Limits, Sandbox, SandboxResult
 __all__ = ["Limits", "Sandbox", "SandboxResult", "get_backend", "resolve_backend"]
 
 
-def resolve_backend(backend=None):
+def resolve_backend(backend: str | type[Sandbox] | None = None) -> type[Sandbox]:
     """A backend class from a name, from a class (returned as it is), or the
     configured backend's when None."""
     if backend is None:
@@ -15,7 +15,7 @@ def resolve_backend(backend=None):
     return get_backend(backend) if isinstance(backend, str) else backend
 
 
-def get_backend(name):
+def get_backend(name: str) -> type[Sandbox]:
     if name == "bwrap":
         from .bwrap import BwrapSandbox
 

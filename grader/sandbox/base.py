@@ -10,7 +10,10 @@ process the run left behind and removes everything it created, whatever happened
 """
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Literal, Self
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +63,7 @@ HARNESS_RUNNERS = 2
 HARNESS_MEMORY_BYTES = 256 * 1024**2
 
 
-def harness_memory_cap(runner_limit_bytes, disk_bytes):
+def harness_memory_cap(runner_limit_bytes: int, disk_bytes: int) -> int:
     """The hard memory cap (bytes, RAM with no swap) for a sandbox that runs the harness
     with runners limited to `runner_limit_bytes` each and a tmpfs of `disk_bytes`:
     HARNESS_RUNNERS runner limits, the tmpfs (its pages are charged as shared memory, which
@@ -86,7 +89,7 @@ class Limits:
     cpus: float = 1.0
 
     @property
-    def cpu_quota(self):
+    def cpu_quota(self) -> float:
         """CPUs the whole sandbox may use: the code's plus the supervisor's share."""
         return self.cpus + SUPERVISOR_CPU_SHARE
 
@@ -102,7 +105,9 @@ class SandboxResult:
     stderr: bytes = b""
     wall_s: float = 0.0
     peak_memory_bytes: int | None = None  # whole sandbox, from the kernel, when the backend can tell
-    details: dict = field(default_factory=dict)  # backend-specific facts for logs (never shown to learners)
+    details: dict[str, object] = field(
+        default_factory=dict
+    )  # backend-specific facts for logs (never shown to learners)
 
 
 class Sandbox:
@@ -111,35 +116,39 @@ class Sandbox:
     #: Where the job directory appears inside the sandbox.
     JOB_MOUNT = "/job"
 
-    def __init__(self, limits=None, target="cpu"):
+    def __init__(self, limits: Limits | None = None, target: str = "cpu") -> None:
         self.limits = limits or Limits()
         self.target = target
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         self._setup()
         return self
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> Literal[False]:
         self._cleanup()
         return False
 
-    def write_file(self, relative_path, content):
+    def write_file(self, relative_path: str, content: str | bytes) -> None:
         raise NotImplementedError
 
-    def run(self, command, stdin=b"", on_stdout=None):
+    def run(
+        self, command: Sequence[str], stdin: bytes = b"", on_stdout: Callable[[bytes], object] | None = None
+    ) -> SandboxResult:
         """Run `command` (a list of strings, paths as seen inside the sandbox).
         `on_stdout`, when given, is called with each chunk of stdout as it
         arrives (the whole output is in the result as well)."""
         raise NotImplementedError
 
-    def _setup(self):
+    def _setup(self) -> None:
         raise NotImplementedError
 
-    def _cleanup(self):
+    def _cleanup(self) -> None:
         raise NotImplementedError
 
 
-def pass_on_stdout(callback, chunk):
+def pass_on_stdout(callback: Callable[[bytes], object], chunk: bytes) -> None:
     """Hands a stdout chunk to a run's on_stdout callback; a failing callback (a
     progress store that is down, say) is logged and never stops the run."""
     try:

@@ -17,7 +17,12 @@ import re
 import secrets
 import signal
 import time
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Self
+
+if TYPE_CHECKING:
+    from .base import Limits
 
 logger = logging.getLogger(__name__)
 
@@ -27,20 +32,20 @@ CPU_PERIOD_US = 100_000
 V1_CONTROLLERS = ("memory", "pids", "cpu")
 
 
-def _write(path, value):
+def _write(path: Path | str, value: object) -> None:
     Path(path).write_text(str(value))
 
 
-def _read_int(path):
+def _read_int(path: Path | str) -> int | None:
     try:
         return int(Path(path).read_text().strip())
     except (OSError, ValueError):
         return None
 
 
-def _read_keyed(path):
+def _read_keyed(path: Path | str) -> dict[str, int]:
     """`key value` lines (memory.events, oom_control) as a dict of ints."""
-    values = {}
+    values: dict[str, int] = {}
     try:
         for line in Path(path).read_text().splitlines():
             key, _, value = line.partition(" ")
@@ -51,10 +56,10 @@ def _read_keyed(path):
     return values
 
 
-def own_cgroup_paths(proc_cgroup_text):
+def own_cgroup_paths(proc_cgroup_text: str) -> dict[str, str]:
     """Maps controller name -> this process's path, from /proc/self/cgroup.
     The unified (v2) hierarchy is under the key ''."""
-    paths = {}
+    paths: dict[str, str] = {}
     for line in proc_cgroup_text.splitlines():
         parts = line.split(":", 2)
         if len(parts) != 3:
@@ -70,20 +75,20 @@ class RunCgroup:
 
     version: int | None = None
 
-    def __init__(self):
-        self.applied = set()  # subset of {"memory", "pids", "cpu"}
-        self.attach_paths = []  # cgroup.procs files the child writes its pid into
+    def __init__(self) -> None:
+        self.applied: set[str] = set()  # subset of {"memory", "pids", "cpu"}
+        self.attach_paths: list[str] = []  # cgroup.procs files the child writes its pid into
 
-    def peak_memory_bytes(self):
+    def peak_memory_bytes(self) -> int | None:
         raise NotImplementedError
 
-    def oom_killed(self):
+    def oom_killed(self) -> bool:
         raise NotImplementedError
 
-    def pids(self):
+    def pids(self) -> set[int]:
         raise NotImplementedError
 
-    def kill_all(self, timeout_s=5.0):
+    def kill_all(self, timeout_s: float = 5.0) -> bool:
         """SIGKILL every process in the group until it is empty."""
         deadline = time.monotonic() + timeout_s
         while True:
@@ -100,16 +105,16 @@ class RunCgroup:
                 return False
             time.sleep(0.02)
 
-    def remove(self):
+    def remove(self) -> None:
         raise NotImplementedError
 
 
 class CgroupV1(RunCgroup):
     version = 1
 
-    def __init__(self, root, own_paths, name):
+    def __init__(self, root: Path | str, own_paths: Mapping[str, str], name: str) -> None:
         super().__init__()
-        self.dirs = {}  # controller -> created directory
+        self.dirs: dict[str, Path] = {}  # controller -> created directory
         for controller in V1_CONTROLLERS:
             mount = Path(root) / controller
             if controller not in own_paths or not mount.is_dir():
@@ -123,7 +128,7 @@ class CgroupV1(RunCgroup):
             self.dirs[controller] = directory
             self.attach_paths.append(str(directory / "cgroup.procs"))
 
-    def apply(self, limits):
+    def apply(self, limits: "Limits") -> Self:
         memory = self.dirs.get("memory")
         if memory:
             try:
@@ -151,11 +156,11 @@ class CgroupV1(RunCgroup):
                 logger.warning("could not set the cgroup CPU quota: %s", exc)
         return self
 
-    def peak_memory_bytes(self):
+    def peak_memory_bytes(self) -> int | None:
         memory = self.dirs.get("memory")
         return _read_int(memory / "memory.max_usage_in_bytes") if memory else None
 
-    def oom_killed(self):
+    def oom_killed(self) -> bool:
         memory = self.dirs.get("memory")
         if not memory:
             return False
@@ -164,8 +169,8 @@ class CgroupV1(RunCgroup):
             return oom_control["oom_kill"] > 0
         return (_read_int(memory / "memory.failcnt") or 0) > 0
 
-    def pids(self):
-        found = set()
+    def pids(self) -> set[int]:
+        found: set[int] = set()
         for directory in self.dirs.values():
             try:
                 found.update(int(line) for line in (directory / "cgroup.procs").read_text().split())
@@ -173,7 +178,7 @@ class CgroupV1(RunCgroup):
                 pass
         return found
 
-    def remove(self):
+    def remove(self) -> None:
         for directory in self.dirs.values():
             try:
                 directory.rmdir()
@@ -186,9 +191,9 @@ class CgroupV1(RunCgroup):
 class CgroupV2(RunCgroup):
     version = 2
 
-    def __init__(self, root, own_path, name):
+    def __init__(self, root: Path | str, own_path: str, name: str) -> None:
         super().__init__()
-        self.directory = None
+        self.directory: Path | None = None
         parent = Path(root) / own_path.lstrip("/")
         self._enable_controllers(parent)
         directory = parent / name
@@ -201,7 +206,7 @@ class CgroupV2(RunCgroup):
         self.attach_paths.append(str(directory / "cgroup.procs"))
 
     @staticmethod
-    def _enable_controllers(parent):
+    def _enable_controllers(parent: Path) -> None:
         try:
             enabled = set((parent / "cgroup.subtree_control").read_text().split())
             available = set((parent / "cgroup.controllers").read_text().split())
@@ -214,7 +219,7 @@ class CgroupV2(RunCgroup):
                 except OSError as exc:  # e.g. the parent holds processes itself
                     logger.debug("cannot enable %s in %s: %s", controller, parent, exc)
 
-    def apply(self, limits):
+    def apply(self, limits: "Limits") -> Self:
         if not self.directory:
             return self
         settings = {
@@ -236,15 +241,15 @@ class CgroupV2(RunCgroup):
                 logger.warning("could not disable swap for the cgroup: %s", exc)
         return self
 
-    def peak_memory_bytes(self):
+    def peak_memory_bytes(self) -> int | None:
         return _read_int(self.directory / "memory.peak") if self.directory else None
 
-    def oom_killed(self):
+    def oom_killed(self) -> bool:
         if not self.directory:
             return False
         return _read_keyed(self.directory / "memory.events").get("oom_kill", 0) > 0
 
-    def pids(self):
+    def pids(self) -> set[int]:
         if not self.directory:
             return set()
         try:
@@ -252,7 +257,7 @@ class CgroupV2(RunCgroup):
         except OSError:
             return set()
 
-    def kill_all(self, timeout_s=5.0):
+    def kill_all(self, timeout_s: float = 5.0) -> bool:
         if self.directory and (self.directory / "cgroup.kill").exists():
             try:
                 _write(self.directory / "cgroup.kill", 1)
@@ -260,7 +265,7 @@ class CgroupV2(RunCgroup):
                 pass
         return super().kill_all(timeout_s)
 
-    def remove(self):
+    def remove(self) -> None:
         if not self.directory:
             return
         try:
@@ -271,7 +276,9 @@ class CgroupV2(RunCgroup):
             logger.error("could not remove cgroup %s: %s", self.directory, exc)
 
 
-def create_run_cgroup(limits, root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgroup"):
+def create_run_cgroup(
+    limits: "Limits", root: Path | str = CGROUP_ROOT, proc_cgroup_path: str = "/proc/self/cgroup"
+) -> RunCgroup | None:
     """A RunCgroup with as many limits applied as the host allows, or None
     when no hierarchy is writable (the sandbox then relies on rlimits)."""
     try:
@@ -281,6 +288,7 @@ def create_run_cgroup(limits, root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgr
     # The creator's pid in the name lets remove_stale_cgroups tell a dead worker's leftovers from a live run.
     name = f"{RUN_CGROUP_PREFIX}{os.getpid()}-{secrets.token_hex(8)}"
     root = Path(root)
+    group: CgroupV1 | CgroupV2
     if (root / "cgroup.controllers").exists():
         group = CgroupV2(root, own_paths.get("", "/"), name)
     else:
@@ -290,7 +298,7 @@ def create_run_cgroup(limits, root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgr
     return group.apply(limits)
 
 
-def pid_alive(pid):
+def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -300,13 +308,13 @@ def pid_alive(pid):
     return True
 
 
-def creator_pid(name, prefix):
+def creator_pid(name: str, prefix: str) -> int | None:
     """The pid in `<prefix><pid>-<random>`, or None for names that do not match."""
     match = re.fullmatch(re.escape(prefix) + r"(\d+)-[0-9a-z_]+", name)
     return int(match.group(1)) if match else None
 
 
-def remove_stale_cgroups(root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgroup"):
+def remove_stale_cgroups(root: Path | str = CGROUP_ROOT, proc_cgroup_path: str = "/proc/self/cgroup") -> int:
     """Kill and remove run cgroups whose creating worker died (a SIGKILLed worker
     never reaches its clean-up). Returns how many directories were removed."""
     try:
@@ -336,7 +344,7 @@ def remove_stale_cgroups(root=CGROUP_ROOT, proc_cgroup_path="/proc/self/cgroup")
     return removed
 
 
-def _kill_and_remove(directory):
+def _kill_and_remove(directory: Path) -> int:
     for _ in range(50):
         try:
             pids = [int(line) for line in (directory / "cgroup.procs").read_text().split()]

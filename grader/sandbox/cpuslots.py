@@ -16,6 +16,7 @@ import fcntl
 import logging
 import os
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 logger = logging.getLogger(__name__)
@@ -24,7 +25,7 @@ LOCK_PREFIX = "hotpath-cpu-"
 
 
 @contextmanager
-def claim_runner_cpu(directory=None):
+def claim_runner_cpu(directory: str | None = None) -> Iterator[int | None]:
     """Yields a CPU number this process holds for the block, or None when every
     CPU it may use is claimed already (or the lock directory is unusable)."""
     with claim_runner_cpus(1, directory) as cpus:
@@ -32,14 +33,14 @@ def claim_runner_cpu(directory=None):
 
 
 @contextmanager
-def claim_runner_cpus(count, directory=None):
+def claim_runner_cpus(count: int, directory: str | None = None) -> Iterator[list[int]]:
     """Yields a list of up to `count` CPU numbers this process holds for the
     block: fewer (none at all) when the others are claimed already or the
     lock directory is unusable."""
     directory = directory or tempfile.gettempdir()
     allowed = sorted(os.sched_getaffinity(0))
     start = os.getpid() % len(allowed)  # workers try different CPUs first
-    held = {}
+    held: dict[int, int] = {}  # CPU: the fd holding its lock
     try:
         for cpu in allowed[start:] + allowed[:start]:
             if len(held) == count:
@@ -53,7 +54,7 @@ def claim_runner_cpus(count, directory=None):
             os.close(handle)  # releases the lock
 
 
-def _locked(path):
+def _locked(path: str) -> int | None:
     """An fd holding an exclusive lock on `path`, or None when someone else
     holds it or the path is not a plain file we may create (a planted link)."""
     try:

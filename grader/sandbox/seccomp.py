@@ -16,7 +16,7 @@ from grader.harness import syscalls
 
 
 @functools.cache
-def bpf_program():
+def bpf_program() -> bytes:
     """The SANDBOX filter compiled to a classic BPF program for this machine (bytes)."""
     with tempfile.TemporaryFile() as handle:
         syscalls.sandbox_filter().export_bpf(handle)
@@ -24,7 +24,7 @@ def bpf_program():
         return handle.read()
 
 
-def bpf_fd():
+def bpf_fd() -> int:
     """A readable descriptor holding bpf_program(), for `bwrap --seccomp FD`.
     The caller closes it once bwrap has started (bwrap reads it during set-up)."""
     fd = os.memfd_create("hotpath-seccomp", os.MFD_CLOEXEC)
@@ -36,8 +36,8 @@ def bpf_fd():
     return fd
 
 
-def _docker_rule(name, error, condition):
-    rule = {"names": [name], "action": "SCMP_ACT_ERRNO", "errnoRet": error}
+def _docker_rule(name: str, error: int, condition: tuple[int, int, int] | None) -> dict[str, object]:
+    rule: dict[str, object] = {"names": [name], "action": "SCMP_ACT_ERRNO", "errnoRet": error}
     if condition is not None:
         index, mask, value = condition
         # Docker's MASKED_EQ: "value" is the mask, "valueTwo" what the masked argument must equal.
@@ -46,7 +46,7 @@ def _docker_rule(name, error, condition):
 
 
 @functools.cache
-def docker_profile():
+def docker_profile() -> str:
     """The SANDBOX filter as a Docker seccomp profile (JSON text)."""
     return json.dumps(
         {
@@ -56,6 +56,6 @@ def docker_profile():
     )
 
 
-def docker_security_opt():
+def docker_security_opt() -> str:
     """The security_opt entry that applies docker_profile() to a container."""
     return f"seccomp={docker_profile()}"
