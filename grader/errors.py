@@ -13,7 +13,7 @@ Ids are dotted, lowercase and stable: logs, tests and alerts match on them.
 class GraderError(Exception):
     error_id = "grader.error"
 
-    def __init__(self, error_id=None, message="", **details):
+    def __init__(self, error_id: str | None = None, message: str = "", **details: object) -> None:
         self.error_id = error_id or self.error_id
         self.message = message
         self.details = details
@@ -25,7 +25,7 @@ class LearnerError(GraderError):
 
     error_id = "learner.error"
 
-    def __init__(self, error_id, message, verdict, **details):
+    def __init__(self, error_id: str, message: str, verdict: str, **details: object) -> None:
         super().__init__(error_id, message, **details)
         self.verdict = verdict
 

@@ -5,7 +5,7 @@ class NoGPU(Exception):
     """Raised with the reason this machine has no usable CUDA device."""
 
 
-def detect_gpu():
+def detect_gpu() -> str:
     """The first CUDA device's name, or raise NoGPU saying why there is none."""
     try:
         import cupy
