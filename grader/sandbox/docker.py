@@ -38,7 +38,9 @@ import socket
 import tarfile
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, cast
 
 import docker
 import requests
@@ -49,7 +51,11 @@ from grader import config as judge_config
 from grader.errors import PlatformError
 
 from . import seccomp
-from .base import SANDBOX_MEMORY_ENV, SANDBOX_THREAD_ENV, Sandbox, SandboxResult, pass_on_stdout
+from .base import SANDBOX_MEMORY_ENV, SANDBOX_THREAD_ENV, Limits, Sandbox, SandboxResult, pass_on_stdout
+
+if TYPE_CHECKING:
+    from docker import DockerClient
+    from docker.models.containers import Container
 
 logger = logging.getLogger(__name__)
 
@@ -71,11 +77,11 @@ EXPIRES_LABEL = f"{LABEL}.expires"
 STALE_MARGIN_S = 300
 
 
-def _thread_count(limits):
+def _thread_count(limits: Limits) -> str:
     return str(max(1, int(limits.cpus)))
 
 
-def sandbox_environment(limits, target):
+def sandbox_environment(limits: Limits, target: str) -> dict[str, str]:
     """The container's whole environment: no host variable ever leaks in."""
     env = {
         "PATH": "/opt/venv/bin:/usr/local/bin:/usr/bin:/bin",
@@ -94,7 +100,9 @@ def sandbox_environment(limits, target):
     return env
 
 
-def container_spec(limits, target, config, created_at=None):
+def container_spec(
+    limits: Limits, target: str, config: judge_config.JudgeConfig, created_at: float | None = None
+) -> dict[str, object]:
     """Keyword arguments for `client.containers.create` (all but the command).
 
     A pure function (given `created_at`, default now) so every limit can be
@@ -108,7 +116,7 @@ def container_spec(limits, target, config, created_at=None):
     created_at = time.time() if created_at is None else created_at
     expires = int(created_at + limits.wall_time_s + 2 * KILL_WAIT_S + STALE_MARGIN_S)
     cpu_s = max(1, int(limits.cpu_time_s))
-    spec = {
+    spec: dict[str, object] = {
         "image": config.image_for(target),
         "network_mode": "none",
         "read_only": True,
@@ -146,7 +154,7 @@ def container_spec(limits, target, config, created_at=None):
     return spec
 
 
-def _safe_parts(relative_path):
+def _safe_parts(relative_path: str) -> tuple[str, ...]:
     """The components of a job-relative path; refuses anything that could leave /job."""
     text = str(relative_path)
     if not text or "\0" in text or "\\" in text or text.startswith("/"):
@@ -157,7 +165,7 @@ def _safe_parts(relative_path):
     return tuple(parts)
 
 
-def job_archive(files):
+def job_archive(files: Mapping[tuple[str, ...], bytes]) -> bytes:
     """A tar of the job files: root-owned, directories 0555, files 0444."""
     buffer = io.BytesIO()
     directories = sorted({str(PurePosixPath(*parts[:i])) for parts in files for i in range(1, len(parts))})
@@ -175,17 +183,18 @@ def job_archive(files):
     return buffer.getvalue()
 
 
-def _expired(container, now):
+def _expired(container: "Container", now: float) -> bool:
     expires = (container.labels or {}).get(EXPIRES_LABEL)
     if expires is None:
-        return container.status != "running"
+        stopped: bool = container.status != "running"
+        return stopped
     try:
         return float(expires) < now
     except ValueError:
         return True
 
 
-def _decode_status(status_code):
+def _decode_status(status_code: int | None) -> tuple[int | None, int | None]:
     """(exit_code, signal) from the container's exit status (the engine's 128+N convention)."""
     if status_code is None:
         return None, None
@@ -194,25 +203,25 @@ def _decode_status(status_code):
     return status_code, None
 
 
-def _raw_socket(stream):
+def _raw_socket(stream: object) -> socket.socket:
     """The socket under docker-py's attach stream (a SocketIO over a unix socket, or a socket)."""
-    return getattr(stream, "_sock", stream)
+    return cast("socket.socket", getattr(stream, "_sock", stream))
 
 
 class _OutputReader(threading.Thread):
     """Demultiplexes the attach stream into stdout and stderr, keeping at most
     `cap` bytes of each. `finished` is set at end of stream or when a cap is passed."""
 
-    def __init__(self, stream, cap, on_stdout=None):
+    def __init__(self, stream: object, cap: int, on_stdout: Callable[[bytes], object] | None = None) -> None:
         super().__init__(name="sandbox-output", daemon=True)
         self.stream = stream
         self.cap = cap
         self.on_stdout = on_stdout
-        self.buffers = {STDOUT: bytearray(), STDERR: bytearray()}
+        self.buffers: dict[int, bytearray] = {STDOUT: bytearray(), STDERR: bytearray()}
         self.output_exceeded = False
         self.finished = threading.Event()
 
-    def run(self):
+    def run(self) -> None:
         try:
             for stream_id, chunk in frames_iter(self.stream, tty=False):
                 buffer = self.buffers.get(stream_id)
@@ -237,17 +246,23 @@ class DockerSandbox(Sandbox):
     the environment, DOCKER_HOST and friends); `config` (a grader.config.JudgeConfig,
     default the configured one) names the images."""
 
-    def __init__(self, limits=None, target="cpu", client=None, config=None):
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        target: str = "cpu",
+        client: "DockerClient | None" = None,
+        config: judge_config.JudgeConfig | None = None,
+    ) -> None:
         super().__init__(limits, target)
         self._client = client
         self._owns_client = client is None
         self._config = config or judge_config.current()
-        self._files = None
-        self._containers = []
+        self._files: dict[tuple[str, ...], bytes] | None = None
+        self._containers: list[Container] = []
 
     # -- lifecycle -----------------------------------------------------------------
 
-    def _setup(self):
+    def _setup(self) -> None:
         container_spec(self.limits, self.target, self._config)  # fail early on a bad target
         if self._client is None:
             try:
@@ -256,7 +271,7 @@ class DockerSandbox(Sandbox):
                 raise PlatformError("sandbox.docker_unavailable", f"cannot reach the Docker engine: {exc}") from exc
         self._files = {}
 
-    def _cleanup(self):
+    def _cleanup(self) -> None:
         for container in list(self._containers):
             self._remove(container)
         self._containers = []
@@ -268,7 +283,7 @@ class DockerSandbox(Sandbox):
                 logger.warning("closing the Docker client failed: %r", exc)
             self._client = None
 
-    def _remove(self, container):
+    def _remove(self, container: "Container") -> None:
         """Remove the container and its /job volume. Logged, never raised: cleanup must go on."""
         try:
             container.remove(force=True, v=True)
@@ -281,7 +296,7 @@ class DockerSandbox(Sandbox):
             self._containers.remove(container)
 
     @classmethod
-    def remove_stale(cls, client=None, now=None):
+    def remove_stale(cls, client: "DockerClient | None" = None, now: float | None = None) -> int:
         """Remove sandbox containers no live run can own any more: a worker killed
         mid-run never removes its container. Decided by the expiry label alone,
         so any worker on any machine may sweep an engine without knowing which
@@ -291,6 +306,7 @@ class DockerSandbox(Sandbox):
         try:
             if owns_client:
                 client = docker.from_env(timeout=API_TIMEOUT_S)
+            assert client is not None  # given, or made just now
             containers = client.containers.list(all=True, filters={"label": LABEL})
         except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
             logger.warning("could not list sandbox containers to sweep: %r", exc)
@@ -313,7 +329,7 @@ class DockerSandbox(Sandbox):
 
     # -- job files -----------------------------------------------------------------
 
-    def write_file(self, relative_path, content):
+    def write_file(self, relative_path: str, content: str | bytes) -> None:
         if self._files is None:
             raise RuntimeError("write_file needs an open sandbox (use it as a context manager)")
         parts = _safe_parts(relative_path)
@@ -328,7 +344,9 @@ class DockerSandbox(Sandbox):
 
     # -- running -------------------------------------------------------------------
 
-    def run(self, command, stdin=b"", on_stdout=None):
+    def run(
+        self, command: Sequence[str], stdin: bytes = b"", on_stdout: Callable[[bytes], object] | None = None
+    ) -> SandboxResult:
         if self._files is None:
             raise RuntimeError("run needs an open sandbox (use it as a context manager)")
         spec = container_spec(self.limits, self.target, self._config)
@@ -338,7 +356,8 @@ class DockerSandbox(Sandbox):
         finally:
             self._remove(container)
 
-    def _create(self, spec, command):
+    def _create(self, spec: dict[str, object], command: Sequence[str]) -> "Container":
+        assert self._client is not None  # _setup made it
         try:
             container = self._client.containers.create(command=list(command), **spec)
         except docker.errors.ImageNotFound as exc:
@@ -351,7 +370,10 @@ class DockerSandbox(Sandbox):
         self._containers.append(container)
         return container
 
-    def _run_container(self, container, stdin, on_stdout=None):
+    def _run_container(
+        self, container: "Container", stdin: bytes, on_stdout: Callable[[bytes], object] | None = None
+    ) -> SandboxResult:
+        assert self._files is not None  # run() checked it
         try:
             if not container.put_archive(self.JOB_MOUNT, job_archive(self._files)):
                 raise PlatformError("sandbox.job_copy_failed", "the engine refused the job archive")
@@ -379,7 +401,7 @@ class DockerSandbox(Sandbox):
                 reader.join(KILL_WAIT_S)
 
     @staticmethod
-    def _send_stdin(stream, data):
+    def _send_stdin(stream: object, data: bytes) -> None:
         """Write the stdin bytes and close our write side, so the harness sees EOF after them."""
         sock = _raw_socket(stream)
         try:
@@ -389,7 +411,9 @@ class DockerSandbox(Sandbox):
         except OSError:
             pass  # the container is already gone; its exit status says why
 
-    def _supervise(self, container, reader, started, raw_socket):
+    def _supervise(
+        self, container: "Container", reader: _OutputReader, started: float, raw_socket: socket.socket
+    ) -> SandboxResult:
         deadline = started + self.limits.wall_time_s
         timed_out = False
         finished = reader.finished.wait(max(0.0, deadline - time.monotonic()))
@@ -434,21 +458,21 @@ class DockerSandbox(Sandbox):
         )
 
     @staticmethod
-    def _hang_up(raw_socket):
+    def _hang_up(raw_socket: socket.socket) -> None:
         try:
             raw_socket.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
 
     @staticmethod
-    def _kill(container):
+    def _kill(container: "Container") -> None:
         try:
             container.kill()
         except (docker.errors.NotFound, docker.errors.APIError):
             pass  # already stopped (a 409 "is not running") or gone
 
     @staticmethod
-    def _wait(container, timeout_s):
+    def _wait(container: "Container", timeout_s: float) -> int | None:
         """The exit status, or None when the container is still running after `timeout_s`."""
         try:
             return int(container.wait(timeout=timeout_s)["StatusCode"])
@@ -456,7 +480,7 @@ class DockerSandbox(Sandbox):
             return None
 
     @staticmethod
-    def _state(container):
+    def _state(container: "Container") -> dict[str, object]:
         try:
             container.reload()
             return dict(container.attrs.get("State") or {})
