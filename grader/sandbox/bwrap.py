@@ -29,13 +29,15 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypedDict
 
 from grader.errors import PlatformError
 
 from . import seccomp
-from .base import SANDBOX_MEMORY_ENV, SANDBOX_THREAD_ENV, Sandbox, SandboxResult, pass_on_stdout
-from .cgroups import create_run_cgroup, creator_pid, pid_alive, remove_stale_cgroups
+from .base import SANDBOX_MEMORY_ENV, SANDBOX_THREAD_ENV, Limits, Sandbox, SandboxResult, pass_on_stdout
+from .cgroups import RunCgroup, create_run_cgroup, creator_pid, pid_alive, remove_stale_cgroups
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +56,30 @@ KILL_WAIT_S = 5.0
 JOB_DIR_PREFIX = "hotpath-job-"
 PR_SET_PDEATHSIG = 1
 
+#: resource.setrlimit's (which, (soft, hard)) pairs.
+Rlimits = list[tuple[int, tuple[int, int]]]
 
-def _reachable_by_others(path):
+
+class Streams(TypedDict):
+    """What BwrapSandbox._pump read and saw."""
+
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool
+    output_exceeded: bool
+    started: bool
+
+
+class Launched:
+    """A bwrap process and a pidfd for the sandbox's pid 1 (None until bwrap's
+    info pipe names it, or when it cannot be opened)."""
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        self.process = process
+        self.child_pidfd: int | None = None
+
+
+def _reachable_by_others(path: str | Path) -> bool:
     """True when a user with no special rights can reach and read `path`."""
     path = Path(path)
     try:
@@ -67,7 +91,7 @@ def _reachable_by_others(path):
         return False
 
 
-def _processes_of(uid):
+def _processes_of(uid: int) -> int:
     """How many processes the real uid `uid` runs now (for RLIMIT_NPROC)."""
     count = 0
     for entry in os.scandir("/proc"):
@@ -84,10 +108,10 @@ def _processes_of(uid):
     return count
 
 
-def python_binds():
+def python_binds() -> list[tuple[str, str]]:
     """(host path, sandbox path) pairs for the interpreter and the virtualenv,
     mounted where the host has them so the venv's absolute links still work."""
-    binds = []
+    binds: list[tuple[str, str]] = []
     for prefix in (sys.base_prefix, sys.prefix):
         real = os.path.realpath(prefix)
         if real == "/usr" or real.startswith("/usr/"):
@@ -98,7 +122,7 @@ def python_binds():
     return binds
 
 
-def _safe_parts(relative_path):
+def _safe_parts(relative_path: str) -> tuple[str, ...]:
     """The components of a job-relative path, refusing anything that could
     point outside the job directory."""
     text = str(relative_path)
@@ -110,7 +134,7 @@ def _safe_parts(relative_path):
     return parts
 
 
-def _decode_status(status):
+def _decode_status(status: int) -> tuple[int | None, int | None]:
     """(exit_code, signal) from a wait status, reading bwrap's 128+N convention
     (it exits that way when the sandboxed command dies of signal N)."""
     if os.WIFSIGNALED(status):
@@ -125,17 +149,17 @@ class BwrapSandbox(Sandbox):
     """See the module docstring. Use as a context manager; `run` may be called
     more than once, each run in fresh namespaces and a fresh cgroup."""
 
-    def __init__(self, limits=None, target="cpu", use_cgroups=True):
+    def __init__(self, limits: Limits | None = None, target: str = "cpu", use_cgroups: bool = True) -> None:
         super().__init__(limits, target)
         self.use_cgroups = use_cgroups
-        self.job_dir = None
-        self._job_fd = None
-        self._groups = []
-        self._processes = []  # [Popen, pidfd of the sandbox's pid 1 or None]
+        self.job_dir: str | None = None
+        self._job_fd: int | None = None
+        self._groups: list[RunCgroup] = []
+        self._processes: list[Launched] = []
 
     # -- lifecycle -----------------------------------------------------------------
 
-    def _setup(self):
+    def _setup(self) -> None:
         if self.target != "cpu":
             raise PlatformError(
                 "sandbox.target_unsupported", f"the bwrap sandbox runs CPU jobs only, not {self.target!r}"
@@ -152,7 +176,7 @@ class BwrapSandbox(Sandbox):
             raise PlatformError("sandbox.job_dir", f"cannot create the job directory: {exc}") from exc
 
     @classmethod
-    def remove_stale(cls):
+    def remove_stale(cls) -> int:
         """Remove what sandboxes of dead workers left behind: a worker killed by SIGKILL
         never runs _cleanup, so its job directories and run cgroups stay. Safe while
         other workers run: only leftovers whose creating process is gone are touched."""
@@ -166,9 +190,10 @@ class BwrapSandbox(Sandbox):
             removed += 1
         return removed
 
-    def _cleanup(self):
-        errors = []
-        for process, child_pidfd in self._processes:
+    def _cleanup(self) -> None:
+        errors: list[Exception] = []
+        for launched in self._processes:
+            process, child_pidfd = launched.process, launched.child_pidfd
             try:
                 if process.returncode is None:
                     self._kill_tree(process, child_pidfd, None)
@@ -197,7 +222,7 @@ class BwrapSandbox(Sandbox):
 
     # -- job files -----------------------------------------------------------------
 
-    def write_file(self, relative_path, content):
+    def write_file(self, relative_path: str, content: str | bytes) -> None:
         """Create a new file under the job directory. Never follows a symlink and
         never overwrites (O_NOFOLLOW | O_EXCL on every component)."""
         if self._job_fd is None:
@@ -233,7 +258,7 @@ class BwrapSandbox(Sandbox):
 
     # -- running -------------------------------------------------------------------
 
-    def _environment(self):
+    def _environment(self) -> dict[str, str]:
         threads = str(max(1, int(self.limits.cpus)))
         path_dirs = [f"{sys.prefix}/bin", f"{sys.base_prefix}/bin", "/usr/local/bin", "/usr/bin", "/bin"]
         env = {
@@ -249,7 +274,8 @@ class BwrapSandbox(Sandbox):
             env[name] = threads
         return env
 
-    def _bwrap_argv(self, command, info_fd, seccomp_fd):
+    def _bwrap_argv(self, command: Sequence[str], info_fd: int, seccomp_fd: int) -> list[str]:
+        assert self.job_dir is not None  # run() needs an open sandbox, whose _setup made it
         # --as-pid-1: the command (the harness supervisor) is the pid namespace's init, with no
         # bubblewrap process beside it. Every orphan in the sandbox is then its child, and the
         # kernel drops any signal sent to it from inside the namespace that it has no handler for.
@@ -280,17 +306,18 @@ class BwrapSandbox(Sandbox):
         argv += ["--remount-ro", "/", "--chdir", "/tmp", "--hostname", "sandbox", "--"]
         return argv + list(command)
 
-    def _run_as(self):
+    def _run_as(self) -> tuple[int, int] | None:
         """Host uid/gid for bwrap: nobody when we are root and nobody can reach
         every bind source (so even an escape lands unprivileged), else None."""
         if os.geteuid() != 0:
             return None
+        assert self.job_dir is not None  # run() needs an open sandbox, whose _setup made it
         sources = ["/usr", self.job_dir] + [host for host, _ in python_binds()]
         if all(_reachable_by_others(path) for path in sources):
             return SANDBOX_UID, SANDBOX_GID
         return None
 
-    def _rlimits(self, group, run_as):
+    def _rlimits(self, group: RunCgroup | None, run_as: tuple[int, int] | None) -> Rlimits:
         applied = group.applied if group else set()
         cpu_s = max(1, int(self.limits.cpu_time_s))
         rlimits = [
@@ -310,11 +337,11 @@ class BwrapSandbox(Sandbox):
         return rlimits
 
     @staticmethod
-    def _preexec(attach_paths, rlimits, run_as):
+    def _preexec(attach_paths: Sequence[str], rlimits: Rlimits, run_as: tuple[int, int] | None) -> Callable[[], None]:
         """Runs in the child between fork and exec: only plain system calls."""
         encoded_paths = [os.fsencode(path) for path in attach_paths]
 
-        def enter_sandbox_limits():
+        def enter_sandbox_limits() -> None:
             pid = str(os.getpid()).encode()
             for path in encoded_paths:
                 fd = os.open(path, os.O_WRONLY)
@@ -337,7 +364,9 @@ class BwrapSandbox(Sandbox):
         libc = ctypes.CDLL(None, use_errno=True)
         return enter_sandbox_limits
 
-    def run(self, command, stdin=b"", on_stdout=None):
+    def run(
+        self, command: Sequence[str], stdin: bytes = b"", on_stdout: Callable[[bytes], object] | None = None
+    ) -> SandboxResult:
         if self._job_fd is None:
             raise RuntimeError("run needs an open sandbox (use it as a context manager)")
         limits = self.limits
@@ -378,21 +407,21 @@ class BwrapSandbox(Sandbox):
             os.close(seccomp_fd)
         started = time.monotonic()
         deadline = started + limits.wall_time_s
-        entry = [process, None]
+        entry = Launched(process)
         self._processes.append(entry)
         streams = self._pump(process, info_read, stdin, deadline, entry, on_stdout)
         timed_out = streams["timed_out"]
         if timed_out or streams["output_exceeded"]:
-            self._kill_tree(process, entry[1], group)
+            self._kill_tree(process, entry.child_pidfd, group)
         status, rusage = self._reap(process, deadline if not timed_out else time.monotonic() + KILL_WAIT_S)
         if status is None:  # still alive at the deadline
             timed_out = True
-            self._kill_tree(process, entry[1], group)
+            self._kill_tree(process, entry.child_pidfd, group)
             status, rusage = self._reap(process, time.monotonic() + KILL_WAIT_S)
         wall_s = time.monotonic() - started
         if group:
             group.kill_all()  # anything left in the cgroup outlived the run: gone
-        self._wait_gone(entry[1])
+        self._wait_gone(entry.child_pidfd)
         exit_code, signal_number = _decode_status(status) if status is not None else (None, signal.SIGKILL)
         if signal_number == signal.SIGXCPU:
             timed_out = True
@@ -419,9 +448,19 @@ class BwrapSandbox(Sandbox):
             },
         )
 
-    def _pump(self, process, info_read, stdin, deadline, entry, on_stdout=None):
+    def _pump(
+        self,
+        process: subprocess.Popen[bytes],
+        info_read: int,
+        stdin: bytes,
+        deadline: float,
+        entry: Launched,
+        on_stdout: Callable[[bytes], object] | None = None,
+    ) -> Streams:
         """Feeds stdin and reads stdout, stderr and bwrap's info pipe together
         until all close, the deadline passes or an output cap is exceeded."""
+        # run() opened all three as pipes
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         cap = int(self.limits.output_bytes)
         selector = selectors.DefaultSelector()
         buffers = {process.stdout.fileno(): bytearray(), process.stderr.fileno(): bytearray()}
@@ -460,7 +499,7 @@ class BwrapSandbox(Sandbox):
                     if not chunk:
                         selector.unregister(fd)
                         if fd == info_read:
-                            entry[1] = self._open_child_pidfd(process, info)
+                            entry.child_pidfd = self._open_child_pidfd(process, info)
                         continue
                     if fd == info_read:
                         info += chunk
@@ -488,7 +527,7 @@ class BwrapSandbox(Sandbox):
         }
 
     @staticmethod
-    def _open_child_pidfd(process, info):
+    def _open_child_pidfd(process: subprocess.Popen[bytes], info: bytearray) -> int | None:
         """A pidfd for the sandbox's pid 1 (its host pid comes in bwrap's --info-fd
         JSON), so later kills cannot hit a recycled pid. Only trusted while bwrap
         is still running: until bwrap reaps it, that pid cannot be reused."""
@@ -507,7 +546,7 @@ class BwrapSandbox(Sandbox):
         return pidfd
 
     @staticmethod
-    def _kill_tree(process, child_pidfd, group):
+    def _kill_tree(process: subprocess.Popen[bytes], child_pidfd: int | None, group: RunCgroup | None) -> None:
         """Kill bwrap's process group, the sandbox's pid 1 (the kernel then kills
         every process in its pid namespace) and whatever is in the cgroup."""
         try:
@@ -523,7 +562,7 @@ class BwrapSandbox(Sandbox):
             group.kill_all()
 
     @staticmethod
-    def _reap(process, deadline):
+    def _reap(process: subprocess.Popen[bytes], deadline: float) -> tuple[int | None, resource.struct_rusage | None]:
         """Waits for bwrap until `deadline`: (wait status, rusage) or (None, None)."""
         while True:
             try:
@@ -538,7 +577,7 @@ class BwrapSandbox(Sandbox):
             time.sleep(0.005)
 
     @staticmethod
-    def _wait_gone(child_pidfd, timeout_s=KILL_WAIT_S):
+    def _wait_gone(child_pidfd: int | None, timeout_s: float = KILL_WAIT_S) -> None:
         """Makes sure the sandbox's pid 1 (and so its whole pid namespace) has
         exited. A pidfd turns readable once its process has exited."""
         if child_pidfd is None:
