@@ -1,4 +1,4 @@
-"""The pages a call is about to allocate, used just before it, as a timing loop at a desk leaves them.
+"""The pages a call is about to allocate, used just before it, as a desk's timing loop leaves them.
 
 At a desk, each call of a loop reuses the pages the previous call freed a moment
 ago. On a virtual machine whose kernel reports free memory to its hypervisor (free
@@ -7,9 +7,10 @@ next allocation faults them in again through the host at several times the cost;
 between two calls of one side a grading runs the other side's call, often seconds
 long. So before each call, while every process in the sandbox is stopped, the
 supervisor maps as much memory as that runner's previous call added at its peak
-and the result memfd it is about to allocate will take, on the runner's CPU, writes one byte in every page and unmaps it: the freed pages
-head that CPU's free lists, and the call's allocations take them. Nothing of it runs
-in the runner, so none of it counts as the runner's work between calls.
+plus the result memfd it is about to allocate, on the runner's CPU, writes one
+byte in every page and unmaps it: the freed pages head that CPU's free lists, and
+the call's allocations take them. Nothing of it runs in the runner, so none of it
+counts as the runner's work between calls.
 """
 
 import mmap
