@@ -49,12 +49,15 @@ def warm_on(cpus: Collection[int] | None, size: int) -> None:
     if size < MIN_BYTES:
         return
     own = os.sched_getaffinity(0)
-    try:
-        if cpus:
+    moved = False
+    if cpus:
+        try:
             os.sched_setaffinity(0, cpus)
-    except OSError:
-        pass
+            moved = True
+        except OSError:
+            pass
     try:
         warm(size)
     finally:
-        os.sched_setaffinity(0, own)
+        if moved:
+            os.sched_setaffinity(0, own)

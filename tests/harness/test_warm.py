@@ -58,3 +58,17 @@ def test_warm_on_moves_back_when_the_warm_up_fails(monkeypatch):
     except MemoryError:
         pass
     assert os.sched_getaffinity(0) == own
+
+
+def test_warm_on_stays_where_it_is_when_the_move_is_refused(monkeypatch):
+    own = os.sched_getaffinity(0)
+    calls = []
+
+    def refuse(pid, cpus):
+        calls.append(set(cpus))
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(warm.os, "sched_setaffinity", refuse)
+    monkeypatch.setattr(warm, "warm", lambda size: calls.append(size))
+    warm.warm_on({min(own)}, 8 * MIB)
+    assert calls == [{min(own)}, 8 * MIB]  # one refused move, the warm-up, and no move back
