@@ -11,31 +11,42 @@ loader or the grader compute for long.
 import ast
 import math
 import operator
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeGuard
+
+if TYPE_CHECKING:
+
+    class _NumberConstant(ast.Constant):
+        value: int | float  # what _is_number checks
+
+
+#: A formula's value: a fractional power of a negative number is a complex.
+_Number = float | complex
 
 WORK_KEYS = ("bytes", "flops")
 MAX_FORMULA_CHARS = 200
 MAX_EXPONENT = 4
 
-_BINARY = {
+_BINARY: dict[type[ast.operator], Callable[[_Number, _Number], _Number]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
     ast.Mult: operator.mul,
     ast.Div: operator.truediv,
     ast.Pow: operator.pow,
 }
-_UNARY = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_UNARY: dict[type[ast.unaryop], Callable[[_Number], _Number]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
 
 
 class BadFormula(ValueError):
     """A work formula outside the language; the message says what is wrong."""
 
 
-def _as_text(value):
+def _as_text(value: object) -> object:
     """YAML reads `flops: 0` as a number: the formula is its text."""
     return repr(value) if type(value) in (int, float) else value
 
 
-def parse(text):
+def parse(text: object) -> ast.expr:
     """The formula's syntax tree, or BadFormula."""
     text = _as_text(text)
     if not isinstance(text, str) or not text.strip():
@@ -50,7 +61,7 @@ def parse(text):
     return tree.body
 
 
-def _check(node, text):
+def _check(node: ast.expr, text: str) -> None:
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         _check(node.left, text)
         _check(node.right, text)
@@ -65,15 +76,16 @@ def _check(node, text):
         raise BadFormula(f"{text!r} may use only n, numbers, + - * / ** and parentheses")
 
 
-def _is_number(node):
+def _is_number(node: ast.expr) -> TypeGuard["_NumberConstant"]:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
-def evaluate(text, n):
+def evaluate(text: object, n: float) -> float:
     """The formula's value at size n, as a float; BadFormula when it is not a finite,
     non-negative number there."""
     try:
-        value = float(_value(parse(text), float(n)))
+        # _value may be a complex (a fractional power of a negative n); float() of it raises the TypeError caught below
+        value = float(_value(parse(text), float(n)))  # type: ignore[arg-type]
     except (ZeroDivisionError, OverflowError, TypeError):  # TypeError: float() of a complex power
         value = math.nan
     if not math.isfinite(value) or value < 0:
@@ -81,27 +93,29 @@ def evaluate(text, n):
     return value
 
 
-def _value(node, n):
+def _value(node: ast.expr, n: float) -> _Number:
     if isinstance(node, ast.BinOp):
         return _BINARY[type(node.op)](_value(node.left, n), _value(node.right, n))
     if isinstance(node, ast.UnaryOp):
         return _UNARY[type(node.op)](_value(node.operand, n))
     if isinstance(node, ast.Name):
         return n
+    assert _is_number(node)  # parse() let through only numbers besides the nodes above
     return node.value
 
 
-def check_work(work, sizes):
+def check_work(work: object, sizes: Sequence[int]) -> dict[str, str | int | float]:
     """The `work` front matter as {"bytes": formula, "flops": formula} (stripped
     strings, or numbers as written), or BadFormula. Both formulas must hold at every size in `sizes`."""
     if not isinstance(work, dict) or set(work) != set(WORK_KEYS):
         raise BadFormula(
             f"'work' must be a mapping with exactly the keys bytes and flops (formulas in n), got {work!r}"
         )
-    checked = {}
+    checked: dict[str, str | int | float] = {}
     for key in WORK_KEYS:
         formula = _as_text(work[key])
         parse(formula)
+        assert isinstance(formula, str)  # parse() accepts only a string
         for n in sizes:
             evaluate(formula, n)
         checked[key] = work[key] if formula is not work[key] else formula.strip()  # a number stays a number
