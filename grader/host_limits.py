@@ -17,14 +17,16 @@ import os
 import platform
 import socket
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TypedDict
 
 from .errors import PlatformError
 from .harness import hugepages
 from .sandbox import resolve_backend
-from .sandbox.base import Limits
+from .sandbox.base import Limits, Sandbox, SandboxResult
 from .sandbox.cpuslots import claim_runner_cpu
 
 logger = logging.getLogger(__name__)
@@ -55,11 +57,27 @@ SHMEM_HUGE_PAGES = Path("/sys/kernel/mm/transparent_hugepage/shmem_enabled")
 SHMEM_HUGE_PAGES_GIVEN = ("within_size", "always", "force")
 
 
+#: A host's limits as measured and kept (the JSON in STATE_DIR): HardwareIdentity's keys,
+#: hostbench's figures (they differ between a CPU and a GPU), measured_at, command, and,
+#: once kept, runs and first_measured_at. Read back from a file, so typed as JSON.
+HostLimits = dict[str, Any]
+
+
+class HardwareIdentity(TypedDict):
+    host: str
+    cpu_model: str
+    logical_cpus: int | None
+    kernel: str
+    transparent_huge_pages: str
+    shmem_huge_pages: str
+    inputs_in_huge_pages: bool
+
+
 class MeasurementFailed(RuntimeError):
     pass
 
 
-def hardware_identity():
+def hardware_identity() -> HardwareIdentity:
     """What names this machine in a report: host, CPU model, CPU count, kernel,
     and its transparent huge pages modes. Code is graded with NumPy's defaults,
     which ask for huge pages on large arrays; whether the host grants them
@@ -79,7 +97,7 @@ def hardware_identity():
     }
 
 
-def untuned_warnings(limits):
+def untuned_warnings(limits: HostLimits) -> list[str]:
     """One line for each host setting that makes the figures differ from a
     learner's desk, saying what it does to them (empty on a host that needs none)."""
     warnings = []
@@ -98,7 +116,7 @@ def untuned_warnings(limits):
     return warnings
 
 
-def transparent_huge_pages(path=TRANSPARENT_HUGE_PAGES):
+def transparent_huge_pages(path: Path = TRANSPARENT_HUGE_PAGES) -> str:
     """A transparent huge pages mode, the bracketed choice in `path` (for
     `enabled`: "always", "madvise" or "never"; for `shmem_enabled` also
     "within_size", "advise", "deny" or "force"); "unknown" where the kernel
@@ -111,7 +129,7 @@ def transparent_huge_pages(path=TRANSPARENT_HUGE_PAGES):
     return text[start + 1 : end] if 0 <= start < end else "unknown"
 
 
-def cpu_model():
+def cpu_model() -> str:
     """The CPU's model name, as /proc/cpuinfo gives it."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -122,7 +140,7 @@ def cpu_model():
     return platform.processor() or platform.machine()
 
 
-def measure(target="cpu", backend=None):
+def measure(target: str = "cpu", backend: str | type[Sandbox] | None = None) -> HostLimits:
     """Run the benchmark in the sandbox that grades code for `target` (the
     configured backend unless `backend` names another, as grading.grade takes
     it: so the same interpreter, NumPy and CuPy; the Docker workers' own image
@@ -139,12 +157,12 @@ def measure(target="cpu", backend=None):
         raise MeasurementFailed(
             f"the {target} benchmark failed: {done.stderr.decode('utf-8', 'replace').strip()[-500:]}"
         )
-    figures = json.loads(done.stdout)
+    figures: dict[str, Any] = json.loads(done.stdout)
     command = "python manage.py measure_host" + (" --gpu" if target == "gpu" else "")
     return {**hardware_identity(), **figures, "measured_at": datetime.now(timezone.utc).isoformat(), "command": command}
 
 
-def _run_bench(target, limits, backend_class):
+def _run_bench(target: str, limits: Limits, backend_class: type[Sandbox]) -> SandboxResult:
     with claim_runner_cpu() as cpu, backend_class(limits=limits, target=target) as sandbox:
         sandbox.write_file("hostbench.py", BENCH.read_text(encoding="utf-8"))
         argument = "gpu" if target == "gpu" else "-" if cpu is None else str(cpu)
@@ -152,13 +170,13 @@ def _run_bench(target, limits, backend_class):
 
 
 @contextmanager
-def _one_at_a_time():
+def _one_at_a_time() -> Iterator[None]:
     with open(STATE_DIR / LOCK_NAME, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
 
 
-def measure_and_store(target="cpu", backend=None):
+def measure_and_store(target: str = "cpu", backend: str | type[Sandbox] | None = None) -> HostLimits:
     """Measure once more and keep, per figure, the best this hardware has shown within
     KEEP_BEST_FOR_S (a roof is what the machine can do: a run slowed by other work
     reads low, never high, as STREAM reports its best). Every worker on the host reads
@@ -173,7 +191,7 @@ def measure_and_store(target="cpu", backend=None):
     return limits
 
 
-def _with_best_of(new, kept):
+def _with_best_of(new: HostLimits, kept: HostLimits | None) -> HostLimits:
     """`new`, its figures raised to `kept`'s where `kept` is better and recent enough;
     `runs` counts the measurements the figures are the best of."""
     if kept is None or _age_s(kept) > KEEP_BEST_FOR_S:
@@ -187,7 +205,7 @@ def _with_best_of(new, kept):
     }
 
 
-def _age_s(limits):
+def _age_s(limits: HostLimits) -> float:
     try:
         measured_at = datetime.fromisoformat(limits["measured_at"])
     except (KeyError, TypeError, ValueError):
@@ -195,13 +213,13 @@ def _age_s(limits):
     return (datetime.now(timezone.utc) - measured_at).total_seconds()
 
 
-def stored(target="cpu"):
+def stored(target: str = "cpu") -> HostLimits | None:
     """This host's kept limits for `target`, or None (none yet, unreadable, or taken on
     other hardware: a changed kernel, another machine's folder). The host's name is not
     compared: the workers of one machine share the folder from containers of their own
     names (docker-compose.yml's TMPDIR)."""
     try:
-        limits = json.loads((STATE_DIR / FILES[target]).read_text(encoding="utf-8"))
+        limits: HostLimits = json.loads((STATE_DIR / FILES[target]).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     identity = hardware_identity()
@@ -210,7 +228,7 @@ def stored(target="cpu"):
     return limits
 
 
-def current(target="cpu"):
+def current(target: str = "cpu") -> HostLimits | None:
     """This host's limits, measured now if no worker here has yet; None if the
     measurement fails (the report then has no roofline, and the log says why)."""
     limits = stored(target)
@@ -223,7 +241,7 @@ def current(target="cpu"):
         return None
 
 
-def measure_at_worker_start(target="cpu"):
+def measure_at_worker_start(target: str = "cpu") -> HostLimits | None:
     """A measurement each time a worker starts (the worker_ready hook for the CPU,
     manage.py gpu_worker for the GPU), folded into the host's best; a failure is
     logged and never stops the worker."""
