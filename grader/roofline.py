@@ -9,8 +9,11 @@ result once), so a figure below the roof measures what the code does beyond that
 minimum: extra passes, temporaries, interpreter work.
 """
 
+from typing import Any, NotRequired, TypedDict
+
 from . import host_limits
 from .harness import feedback
+from .host_limits import HostLimits
 from .verdicts import Verdict
 from .work import BadFormula, evaluate
 
@@ -47,7 +50,35 @@ HOST_FIELDS = (
 )
 
 
-def for_report(spec, report, limits=None):
+class Achieved(TypedDict):
+    """What one side achieved at one size."""
+
+    time_s: float
+    gbs: float
+    gflops: float
+    bandwidth_fraction: float
+    compute_fraction: float
+
+
+class SizeFigures(TypedDict):
+    size: int
+    bytes: float
+    flops: float
+    flops_per_byte: float | None
+    submission: Achieved | None
+    reference: Achieved | None
+
+
+class Roofline(TypedDict):
+    target: str
+    host: dict[str, Any]  # HOST_FIELDS of the host's limits
+    work: dict[str, Any]  # the spec's formulas, as the loader kept them
+    ridge_flops_per_byte: float
+    sizes: list[SizeFigures]
+    hint: NotRequired[str]  # set last, from the rest
+
+
+def for_report(spec: dict[str, Any], report: dict[str, Any], limits: HostLimits | None = None) -> Roofline | None:
     """The report's `roofline`, or None when it has none (no declared work, not an
     accepted full grading, or the host's limits could not be measured)."""
     work = spec.get("work")
@@ -61,7 +92,7 @@ def for_report(spec, report, limits=None):
         sizes = [_size_figures(row, work, limits) for row in report["sizes"]]
     except BadFormula:
         return None  # the loader checked the formulas; an older row's spec may not have been
-    roofline = {
+    roofline: Roofline = {
         "target": target,
         "host": {key: limits.get(key) for key in HOST_FIELDS},
         "work": dict(work),
@@ -72,21 +103,20 @@ def for_report(spec, report, limits=None):
     return roofline
 
 
-def _size_figures(row, work, limits):
+def _size_figures(row: dict[str, Any], work: dict[str, Any], limits: HostLimits) -> SizeFigures:
     n = row["size"]
     moved, flops = evaluate(work["bytes"], n), evaluate(work["flops"], n)
-    figures = {
+    return {
         "size": n,
         "bytes": moved,
         "flops": flops,
         "flops_per_byte": flops / moved if moved else None,
+        "submission": _achieved(moved, flops, row.get("time_s"), limits),
+        "reference": _achieved(moved, flops, row.get("reference_time_s"), limits),
     }
-    for side, key in (("submission", "time_s"), ("reference", "reference_time_s")):
-        figures[side] = _achieved(moved, flops, row.get(key), limits)
-    return figures
 
 
-def _achieved(moved, flops, seconds, limits):
+def _achieved(moved: float, flops: float, seconds: float | None, limits: HostLimits) -> Achieved | None:
     if not seconds or seconds <= 0:
         return None
     gbs, gflops = moved / seconds / 1e9, flops / seconds / 1e9
@@ -99,7 +129,7 @@ def _achieved(moved, flops, seconds, limits):
     }
 
 
-def hint(roofline):
+def hint(roofline: Roofline) -> str:
     """What the figures at the largest size say to do next, in a sentence."""
     largest = roofline["sizes"][-1]
     mine = largest["submission"]
@@ -147,7 +177,7 @@ def hint(roofline):
     return f"{at}: the arithmetic is not using the core's vector units; move it into whole-array operations."
 
 
-def _below_a_gpu_roof(at, fraction, memory_bound):
+def _below_a_gpu_roof(at: str, fraction: float, memory_bound: bool) -> str:
     if fraction < INTERPRETED:
         return (
             f"{at}: far below what the device can do, so the time goes to something other than the kernels' work: "
@@ -166,7 +196,7 @@ def _below_a_gpu_roof(at, fraction, memory_bound):
     )
 
 
-def _below_the_memory_roof(at, fraction, gbs, fresh_pass_gbs):
+def _below_the_memory_roof(at: str, fraction: float, gbs: float, fresh_pass_gbs: float | None) -> str:
     passes = _passes(fraction)
     if fraction < INTERPRETED:
         return (
@@ -194,7 +224,7 @@ def _below_the_memory_roof(at, fraction, gbs, fresh_pass_gbs):
     )
 
 
-def _passes(fraction):
+def _passes(fraction: float) -> str:
     """How many times over the least traffic the time would move, in words."""
     times = 1 / fraction
     return f"about {times:.1f} times" if times < 10 else f"about {times:,.0f} times"
