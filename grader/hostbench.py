@@ -29,6 +29,27 @@ import json
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # this runs in the sandbox as a script: nothing more is imported there
+    from collections.abc import Callable
+    from types import ModuleType  # numpy, or cupy (which follows NumPy's interface)
+    from typing import NotRequired, TypedDict
+
+    class Figures(TypedDict):
+        """What main (CPU) or main_gpu prints."""
+
+        copy_gbs: float
+        triad_gbs: float
+        fresh_pass_gbs: float
+        bandwidth_gbs: NotRequired[float]
+        compute_gflops: NotRequired[float]
+        compute_dtype: NotRequired[str]
+        cpu: NotRequired[int]  # CPU only
+        numpy: NotRequired[str]  # CPU only
+        device: NotRequired[str]  # GPU only
+        cupy: NotRequired[str]  # GPU only
+
 
 ARRAY_ELEMENTS = 1 << 24  # 128 MiB of float64 per array
 STREAM_REPEATS = 7
@@ -43,11 +64,13 @@ GPU_MATRIX_SIDE = 4096  # float32: 137 GFLOP per product
 GPU_PRODUCTS_PER_RUN = 10
 
 
-def no_wait():
+def no_wait() -> None:
     """On the CPU a kernel is done when it returns."""
 
 
-def best_seconds(kernel, repeats, budget_s, wait=no_wait):
+def best_seconds(
+    kernel: "Callable[[], None]", repeats: int, budget_s: float, wait: "Callable[[], None]" = no_wait
+) -> float:
     """The fastest of at least `repeats` runs, going on while `budget_s` lasts: on a
     busy machine the longer look finds a run that nothing interrupted. `wait`
     returns once the run's work is done (on a GPU, kernels only start when called)."""
@@ -63,21 +86,23 @@ def best_seconds(kernel, repeats, budget_s, wait=no_wait):
     return best
 
 
-def bandwidth_gbs(np, elements=ARRAY_ELEMENTS, kernels_per_run=1, wait=no_wait):
+def bandwidth_gbs(
+    np: "ModuleType", elements: int = ARRAY_ELEMENTS, kernels_per_run: int = 1, wait: "Callable[[], None]" = no_wait
+) -> "Figures":
     a = np.full(elements, 1.0)
     b = np.full(elements, 0.0)  # written once, so every page is faulted in before timing
     c = np.full(elements, 2.0)
 
-    def copy():
+    def copy() -> None:
         for _ in range(kernels_per_run):
             np.copyto(b, a)
 
-    def triad():
+    def triad() -> None:
         for _ in range(kernels_per_run):
             np.multiply(c, 3.0, out=b)
             np.add(b, a, out=b)
 
-    def fresh_pass():
+    def fresh_pass() -> None:
         for _ in range(kernels_per_run):
             np.multiply(a, 2.0)  # a new array each time, freed at once
 
@@ -92,14 +117,20 @@ def bandwidth_gbs(np, elements=ARRAY_ELEMENTS, kernels_per_run=1, wait=no_wait):
     }
 
 
-def compute_gflops(np, side=MATRIX_SIDE, dtype="float64", products_per_run=MATRIX_PRODUCTS_PER_RUN, wait=no_wait):
+def compute_gflops(
+    np: "ModuleType",
+    side: int = MATRIX_SIDE,
+    dtype: str = "float64",
+    products_per_run: int = MATRIX_PRODUCTS_PER_RUN,
+    wait: "Callable[[], None]" = no_wait,
+) -> float:
     # The values do not change a product's speed (0.5 keeps every sum far from
     # overflow and from subnormal numbers, which some CPUs handle slowly).
     x = np.full((side, side), 0.5, dtype=dtype)
     y = np.full((side, side), 0.5, dtype=dtype)
     out = np.empty_like(x)
 
-    def products():
+    def products() -> None:
         for _ in range(products_per_run):
             np.matmul(x, y, out=out)
 
@@ -109,7 +140,7 @@ def compute_gflops(np, side=MATRIX_SIDE, dtype="float64", products_per_run=MATRI
     return 2 * side**3 * products_per_run / seconds / 1e9
 
 
-def main(cpu):
+def main(cpu: "int | None") -> None:
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})
     import numpy as np
@@ -123,10 +154,10 @@ def main(cpu):
     emit(figures)
 
 
-def main_gpu(cp):
+def main_gpu(cp: "ModuleType") -> None:
     device = cp.cuda.Device()
 
-    def wait():
+    def wait() -> None:
         device.synchronize()
 
     figures = bandwidth_gbs(cp, GPU_ARRAY_ELEMENTS, GPU_KERNELS_PER_RUN, wait)
@@ -139,7 +170,7 @@ def main_gpu(cp):
     emit(figures)
 
 
-def emit(figures):
+def emit(figures: "Figures") -> None:
     print(json.dumps({key: round(value, 3) if isinstance(value, float) else value for key, value in figures.items()}))
 
 
