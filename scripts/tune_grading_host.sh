@@ -14,6 +14,10 @@
 #     pays that cost on one side only. Where the kernel has a minimum free age
 #     (page_reporting.min_free_ms), memory freed less than HOLD_MS ago stays with
 #     the guest, so the next call reuses backed pages, as on a physical machine.
+#     The figures depend on it far less since harness 1.12: before each call the
+#     harness uses, on the runner's CPU, as much memory as that runner's last call
+#     allocated (grader/harness/warm.py), so the call finds pages in use a moment
+#     ago on any host; this setting spares the harness that warm-up's faults.
 #   huge pages for shared memory (shmem_enabled): every input and every answer
 #     crosses the sandbox in a memfd, which is shared memory. With 4 KiB pages the
 #     harness spent about 0.3 s a pair at 128 MB allocating, filling and freeing
