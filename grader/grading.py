@@ -11,15 +11,17 @@ or "rejected" when the harness never reported.
 import json
 import os
 import secrets
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from . import harness, roofline
 from .errors import PlatformError
 from .harness.input_rules import quick_check_sizes
-from .harness.protocol import ProgressReader, format_stdin, parse_report
+from .harness.protocol import Progress, ProgressReader, format_stdin, parse_report
 from .sandbox import Limits, resolve_backend
-from .sandbox.base import harness_memory_cap
+from .sandbox.base import Sandbox, SandboxResult, harness_memory_cap
 from .sandbox.cpuslots import claim_runner_cpus
 from .verdicts import Verdict
 
@@ -73,6 +75,55 @@ REPORT_KEYS = (
     "roofline",
 )
 
+#: A report: the harness's signed one (JSON) or the host's own, with every REPORT_KEYS key.
+Report = dict[str, Any]
+#: The `limits` a job carries, in harness units (DEFAULT_LIMITS' keys); front matter may give floats.
+JobLimits = dict[str, float]
+
+
+class Job(TypedDict):
+    """job.json for the harness (grader.harness.job reads it); the spec's values travel as given."""
+
+    slug: str
+    mode: str
+    entry_point: Any
+    sizes: list[int]
+    check_sizes: list[int]
+    edge_sizes: list[Any]
+    tolerance: dict[str, Any]
+    repeats: Any
+    target: str
+    allowed_imports: list[Any]
+    graded_on: list[Any]
+    limits: JobLimits
+    cpus: int
+    custom_input: NotRequired[object]
+    runner_cpus: NotRequired[list[int]]
+
+
+class _Question(Protocol):
+    @property
+    def slug(self) -> str: ...
+
+
+class ExerciseVersionLike(Protocol):
+    """What Exercise.from_version reads of a questions.models.ExerciseVersion (the judge imports no Django)."""
+
+    @property
+    def question(self) -> _Question: ...
+    @property
+    def spec(self) -> dict[str, Any]: ...
+    @property
+    def reference_code(self) -> str: ...
+    @property
+    def inputs_code(self) -> str: ...
+    @property
+    def solution_code(self) -> str: ...
+    @property
+    def starter_code(self) -> str: ...
+    @property
+    def check_code(self) -> str: ...
+
 
 @dataclass(frozen=True)
 class Exercise:
@@ -80,11 +131,12 @@ class Exercise:
     an ExerciseVersion row, or an author's files under validation)."""
 
     slug: str
-    spec: dict
-    files: dict = field(default_factory=dict)  # "reference.py", "inputs.py", optional "check.py", "solution.py"...
+    spec: dict[str, Any]
+    #: "reference.py", "inputs.py", optional "check.py", "solution.py"...
+    files: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_version(cls, version):
+    def from_version(cls, version: ExerciseVersionLike) -> "Exercise":
         files = {
             "reference.py": version.reference_code,
             "inputs.py": version.inputs_code,
@@ -96,11 +148,12 @@ class Exercise:
         return cls(slug=version.question.slug, spec=dict(version.spec), files=files)
 
     @property
-    def target(self):
-        return self.spec.get("target", "cpu")
+    def target(self) -> str:
+        target: str = self.spec.get("target", "cpu")
+        return target
 
 
-def as_exercise(exercise):
+def as_exercise(exercise: Exercise | ExerciseVersionLike) -> Exercise:
     if isinstance(exercise, Exercise):
         return exercise
     if hasattr(exercise, "reference_code"):  # questions.models.ExerciseVersion
@@ -108,10 +161,10 @@ def as_exercise(exercise):
     raise TypeError(f"Cannot grade against {exercise!r}: expected an Exercise or an ExerciseVersion")
 
 
-def exercise_limits(spec, mode="full"):
+def exercise_limits(spec: dict[str, Any], mode: str = "full") -> JobLimits:
     """The exercise's limits front matter, defaulted and clamped (harness units)."""
     given = spec.get("limits") or {}
-    limits = {}
+    limits: JobLimits = {}
     for key, default in DEFAULT_LIMITS.items():
         value = given.get(key, default)
         limits[key] = min(max(value, 1), MAX_LIMITS[key])
@@ -120,7 +173,7 @@ def exercise_limits(spec, mode="full"):
     return limits
 
 
-def sandbox_limits(job_limits, cpus=1.0):
+def sandbox_limits(job_limits: JobLimits, cpus: float = 1.0) -> Limits:
     """The sandbox's Limits for a harness run of a job with `job_limits` (harness units).
     Its memory cap is the whole sandbox's (base.harness_memory_cap): the job's
     memory_mb for each runner, the tmpfs and the supervisor's allowance; the
@@ -138,7 +191,7 @@ def sandbox_limits(job_limits, cpus=1.0):
     )
 
 
-def exercise_cpus(spec):
+def exercise_cpus(spec: dict[str, Any]) -> int:
     """How many CPUs the exercise's code gets on this worker: its `cpus` front
     matter (a count, or "all"), at most the CPUs this process may run on; one
     when it declares none. GPU exercises get one."""
@@ -149,7 +202,7 @@ def exercise_cpus(spec):
     return available if wanted == "all" else max(1, min(int(wanted), available))
 
 
-def build_job(exercise, mode, custom_input=None):
+def build_job(exercise: Exercise, mode: str, custom_input: object = None) -> Job:
     """job.json for the harness. In check mode `sizes` are the small check sizes;
     `custom_input`, the learner's own input (check mode only), travels as sent
     and the harness checks it (grader/harness/custom_input.py)."""
@@ -157,7 +210,7 @@ def build_job(exercise, mode, custom_input=None):
         raise ValueError("a custom input is run in check mode only")
     spec = exercise.spec
     check_sizes = quick_check_sizes(spec)
-    return {
+    job: Job = {
         "slug": exercise.slug,
         "mode": mode,
         "entry_point": spec["entry_point"],
@@ -171,18 +224,20 @@ def build_job(exercise, mode, custom_input=None):
         "graded_on": list(spec.get("graded_on") or ["time"]),
         "limits": exercise_limits(spec, mode),
         "cpus": exercise_cpus(spec),
-        **({"custom_input": custom_input} if custom_input is not None else {}),
     }
+    if custom_input is not None:
+        job["custom_input"] = custom_input
+    return job
 
 
-def harness_files():
+def harness_files() -> Iterator[tuple[str, str]]:
     """(relative path, text) for every source file of the harness package."""
     for path in sorted(HARNESS_DIR.rglob("*.py")):
         if "__pycache__" not in path.parts:
             yield f"harness/{path.relative_to(HARNESS_DIR).as_posix()}", path.read_text(encoding="utf-8")
 
 
-def trusted_files(exercise, job):
+def trusted_files(exercise: Exercise, job: Job) -> dict[str, str]:
     """The job's files only the trusted side reads, by name (protocol.TRUSTED_FILES):
     they go to the harness on stdin, never into the sandbox's filesystem."""
     files = {
@@ -195,14 +250,21 @@ def trusted_files(exercise, job):
     return files
 
 
-def new_secret():
+def new_secret() -> tuple[bytes, bytes]:
     """A fresh per-run key. The harness reads it as one stdin line; the key is
     that line's text (64 hex characters), on both sides."""
     text = secrets.token_bytes(32).hex()
     return text.encode("ascii"), (text + "\n").encode("ascii")
 
 
-def grade(exercise, code, mode="full", backend=None, progress=None, custom_input=None):
+def grade(
+    exercise: Exercise | ExerciseVersionLike,
+    code: str,
+    mode: str = "full",
+    backend: str | type[Sandbox] | None = None,
+    progress: Callable[[Progress], object] | None = None,
+    custom_input: object = None,
+) -> Report:
     """Grade `code` against `exercise` and return the report dict. `custom_input`
     (check mode): run it on the learner's own input instead (build_job).
 
@@ -241,10 +303,10 @@ def grade(exercise, code, mode="full", backend=None, progress=None, custom_input
     return report
 
 
-def interpret(result, signed_report, exercise, job):
+def interpret(result: SandboxResult, signed_report: dict[str, object] | None, exercise: Exercise, job: Job) -> Report:
     """The report from a SandboxResult and the verified report (or None)."""
     if signed_report is not None:
-        report = dict(signed_report)
+        report: Report = dict(signed_report)
         if report.get("verdict") not in Verdict.ALL:
             raise PlatformError(
                 "grading.bad_report", f"the harness reported an unknown verdict {report.get('verdict')!r}"
@@ -255,9 +317,9 @@ def interpret(result, signed_report, exercise, job):
             report["message"] = None
     else:
         if result.details.get("sandbox_started") is False:
-            raise PlatformError(
-                "sandbox.setup_failed", result.details.get("bwrap_error") or "the sandbox did not start"
-            )
+            bwrap_error = result.details.get("bwrap_error")
+            assert bwrap_error is None or isinstance(bwrap_error, str)  # only bwrap says it did not start: its stderr
+            raise PlatformError("sandbox.setup_failed", bwrap_error or "the sandbox did not start")
         report = {"verdict": _verdict_without_report(result)}
         report["failure"] = _failure_without_report(result)
     for key in REPORT_KEYS:
@@ -272,7 +334,7 @@ def interpret(result, signed_report, exercise, job):
     return report
 
 
-def _verdict_without_report(result):
+def _verdict_without_report(result: SandboxResult) -> str:
     if result.timed_out:
         return Verdict.TIME_LIMIT
     if result.oom_killed:
@@ -282,7 +344,7 @@ def _verdict_without_report(result):
     return Verdict.REJECTED
 
 
-def _failure_without_report(result):
+def _failure_without_report(result: SandboxResult) -> dict[str, object]:
     stderr = result.stderr.decode("utf-8", errors="replace")
     return {
         "exit_code": result.exit_code,
@@ -292,13 +354,13 @@ def _failure_without_report(result):
     }
 
 
-def _hardware(target, report):
+def _hardware(target: str, report: Report) -> str:
     if target != "gpu":
         return "cpu"
     return str(report.get("hardware") or report.get("gpu_name") or "gpu")[:80]
 
 
-def learner_message(verdict, job_limits, result=None):
+def learner_message(verdict: str, job_limits: JobLimits, result: SandboxResult | None = None) -> str:
     exit_description = "unknown"
     if result is not None:
         exit_description = f"signal {result.signal}" if result.signal else f"code {result.exit_code}"
