@@ -3,11 +3,13 @@ graded against its reference, through the same sandbox and harness learners get.
 The question loader calls this before it publishes a new exercise version."""
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import config
 from .errors import PlatformError
 from .gpu import NoGPU, detect_gpu
-from .grading import Exercise, grade
+from .grading import Exercise, Report, grade
+from .sandbox.base import Sandbox
 from .verdicts import Verdict
 
 
@@ -15,10 +17,12 @@ from .verdicts import Verdict
 class ValidationResult:
     ok: bool
     message: str
-    report: dict | None
+    report: Report | None
 
 
-def validate_exercise(spec, files, backend=None, slug=None):
+def validate_exercise(
+    spec: dict[str, Any], files: dict[str, str], backend: str | type[Sandbox] | None = None, slug: str | None = None
+) -> ValidationResult:
     """Grade files["solution.py"] against files["reference.py"]; ok only if accepted."""
     missing = [name for name in ("reference.py", "inputs.py", "solution.py") if not files.get(name)]
     if missing:
@@ -40,7 +44,7 @@ def validate_exercise(spec, files, backend=None, slug=None):
     return ValidationResult(True, f"solution.py accepted (speedup {report.get('speedup')})", report)
 
 
-def refusal_message(report):
+def refusal_message(report: Report) -> str:
     """Why validation failed, as lines of text an author reads: which file is at
     fault, the message, then the details (a traceback names the file and line)."""
     failure = report.get("failure") or {}
