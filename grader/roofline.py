@@ -138,7 +138,8 @@ def hint(roofline: Roofline) -> str:
     host = roofline["host"]
     on_gpu = roofline.get("target") == "gpu"
     intensity = largest["flops_per_byte"]
-    memory_bound = intensity is None or intensity < roofline["ridge_flops_per_byte"]
+    # No bytes declared (None): all arithmetic, so the compute roof holds it.
+    memory_bound = intensity is not None and intensity < roofline["ridge_flops_per_byte"]
     machine = "this GPU's" if on_gpu else "this machine's"
     if memory_bound:
         fraction, achieved, roof, unit, what = (
@@ -157,6 +158,8 @@ def hint(roofline: Roofline) -> str:
             "GFLOP/s",
             peak,
         )
+    if fraction <= 0:  # the work declares nothing of this kind: no roof to hold it to
+        return ""
     measured = f"{feedback.three_figures(achieved)} {unit} of {feedback.three_figures(roof)} {unit} measured"
     at = f"At size {largest['size']:,} you are at {feedback.percent(fraction)} of {machine} {what} ({measured})"
     if fraction > 1:

@@ -142,6 +142,18 @@ def test_compute_bound_work_is_held_to_the_compute_roof():
 
 
 @pytest.mark.parametrize(
+    ("work", "words"),
+    [
+        ({"bytes": "0", "flops": "2*n**1.5"}, "compute peak on one core"),  # all arithmetic: the compute roof
+        ({"bytes": "0", "flops": "0"}, None),  # nothing declared to hold the time to: no hint
+    ],
+)
+def test_work_that_moves_no_bytes_gets_the_compute_roof_or_no_hint(work, words):
+    hint = roofline.for_report({"work": work}, accepted(0.12, 1.0), LIMITS)["hint"]
+    assert (words in hint) if words else hint == ""
+
+
+@pytest.mark.parametrize(
     ("spec", "report"),
     [
         ({}, accepted(0.004, 0.4)),
