@@ -1,6 +1,9 @@
 """Celery tasks: thin wrappers around submissions.services (lifecycle, housekeeping)."""
 
+import time
+
 from celery import shared_task
+from celery.exceptions import Reject
 from celery.signals import worker_ready
 from django.db import DatabaseError
 from redis.exceptions import RedisError
@@ -32,19 +35,28 @@ def grade_submission(self, submission_id, result_lost=False):
     (housekeeping.hold). When the database or Redis (the cache that carries the grading's live
     progress) goes away while the row is claimed, the grading or its result is lost and the row
     stays 'running' under this claim: the task retries with result_lost, which puts the row back
-    in the queue before grading it again."""
+    in the queue before grading it again. Where the broker went too, so that the retry cannot be
+    queued (Celery would drop the message), it waits here and grades again once, in this task."""
     worker = self.request.hostname or "celery"
     housekeeping.hold(worker, submission_id)
     try:
-        if result_lost:
-            housekeeping.release_lost_claim(submission_id)
-        lifecycle.run_grading(submission_id)
+        _grade(submission_id, result_lost)
     except (DatabaseError, RedisError) as exc:
-        raise self.retry(
-            exc=exc, countdown=DATABASE_RETRY_S, args=[submission_id], kwargs={"result_lost": True}
-        ) from exc
+        try:
+            raise self.retry(
+                exc=exc, countdown=DATABASE_RETRY_S, args=[submission_id], kwargs={"result_lost": True}
+            ) from exc
+        except Reject:
+            time.sleep(DATABASE_RETRY_S)
+            _grade(submission_id, result_lost=True)
     finally:
         housekeeping.let_go(worker)
+
+
+def _grade(submission_id, result_lost):
+    if result_lost:
+        housekeeping.release_lost_claim(submission_id)
+    lifecycle.run_grading(submission_id)
 
 
 @shared_task(name="grader.sweep_stuck_submissions", ignore_result=True)

@@ -4,6 +4,7 @@ result the database could not take is graded again once it is back. Both found b
 load-and-fault run on the compose stack (bench/compose_load.py)."""
 
 import pytest
+from celery.exceptions import Reject
 from django.db import OperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -111,6 +112,35 @@ def test_a_grading_that_lost_redis_mid_claim_is_graded_again_once(candidate, exe
         return real_start(store)
 
     monkeypatch.setattr(progress.ProgressStore, "start", start_once_redis_is_back)
+    monkeypatch.setattr(tasks, "DATABASE_RETRY_S", 0)
+    submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
+
+    tasks.grade_submission.apply(args=[submission.pk])
+
+    submission.refresh_from_db()
+    assert len(starts) == 2
+    assert (submission.status, submission.verdict, submission.attempts) == (Status.DONE, Verdict.ACCEPTED, 2)
+
+
+def test_a_retry_the_broker_cannot_take_is_graded_again_in_the_task(candidate, exercise_version, monkeypatch):
+    """Redis, the broker too, goes away mid-claim: the retry cannot be queued, and Celery would drop
+    the message (Reject, requeue=False), leaving the row 'running' until the sweep. The task waits
+    and grades it again itself: one result (found by the compose stack's load-and-fault run)."""
+    monkeypatch.setattr(grading, "grade", lambda *args, **kwargs: dict(REPORT))
+    real_start = progress.ProgressStore.start
+    starts = []
+
+    def start_once_redis_is_back(store):
+        starts.append(store)
+        if len(starts) == 1:
+            raise RedisConnectionError("Error -2 connecting to redis:6379. Name or service not known.")
+        return real_start(store)
+
+    def broker_down(*args, **kwargs):
+        raise Reject(RedisConnectionError("Error -2 connecting to redis:6379."), requeue=False)
+
+    monkeypatch.setattr(progress.ProgressStore, "start", start_once_redis_is_back)
+    monkeypatch.setattr(tasks.grade_submission, "retry", broker_down)
     monkeypatch.setattr(tasks, "DATABASE_RETRY_S", 0)
     submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
 
