@@ -98,9 +98,10 @@ def test_noting_what_a_worker_holds_never_fails_a_grading(monkeypatch):
     housekeeping.let_go("celery@worker-1")
 
 
-def test_a_grading_that_lost_redis_mid_claim_is_graded_again_once(candidate, exercise_version, monkeypatch):
-    """Redis goes away just after the claim (the live progress cannot start): the row is left
-    'running'; the task retries, puts it back in the queue and grades it."""
+@pytest.fixture
+def redis_lost_once(monkeypatch):
+    """Redis goes away just after the claim, once (the live progress cannot start), then comes back;
+    the sandbox is a stand-in. Returns the list of progress starts tried."""
     monkeypatch.setattr(grading, "grade", lambda *args, **kwargs: dict(REPORT))
     real_start = progress.ProgressStore.start
     starts = []
@@ -113,39 +114,36 @@ def test_a_grading_that_lost_redis_mid_claim_is_graded_again_once(candidate, exe
 
     monkeypatch.setattr(progress.ProgressStore, "start", start_once_redis_is_back)
     monkeypatch.setattr(tasks, "DATABASE_RETRY_S", 0)
+    return starts
+
+
+def test_a_grading_that_lost_redis_mid_claim_is_graded_again_once(candidate, exercise_version, redis_lost_once):
+    """Redis goes away just after the claim (the live progress cannot start): the row is left
+    'running'; the task retries, puts it back in the queue and grades it."""
     submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
 
     tasks.grade_submission.apply(args=[submission.pk])
 
     submission.refresh_from_db()
-    assert len(starts) == 2
+    assert len(redis_lost_once) == 2
     assert (submission.status, submission.verdict, submission.attempts) == (Status.DONE, Verdict.ACCEPTED, 2)
 
 
-def test_a_retry_the_broker_cannot_take_is_graded_again_in_the_task(candidate, exercise_version, monkeypatch):
+def test_a_retry_the_broker_cannot_take_is_graded_again_in_the_task(
+    candidate, exercise_version, redis_lost_once, monkeypatch
+):
     """Redis, the broker too, goes away mid-claim: the retry cannot be queued, and Celery would drop
     the message (Reject, requeue=False), leaving the row 'running' until the sweep. The task waits
     and grades it again itself: one result (found by the compose stack's load-and-fault run)."""
-    monkeypatch.setattr(grading, "grade", lambda *args, **kwargs: dict(REPORT))
-    real_start = progress.ProgressStore.start
-    starts = []
-
-    def start_once_redis_is_back(store):
-        starts.append(store)
-        if len(starts) == 1:
-            raise RedisConnectionError("Error -2 connecting to redis:6379. Name or service not known.")
-        return real_start(store)
 
     def broker_down(*args, **kwargs):
         raise Reject(RedisConnectionError("Error -2 connecting to redis:6379."), requeue=False)
 
-    monkeypatch.setattr(progress.ProgressStore, "start", start_once_redis_is_back)
     monkeypatch.setattr(tasks.grade_submission, "retry", broker_down)
-    monkeypatch.setattr(tasks, "DATABASE_RETRY_S", 0)
     submission = Submission.objects.create(user=candidate, exercise=exercise_version, code=CODE)
 
     tasks.grade_submission.apply(args=[submission.pk])
 
     submission.refresh_from_db()
-    assert len(starts) == 2
+    assert len(redis_lost_once) == 2
     assert (submission.status, submission.verdict, submission.attempts) == (Status.DONE, Verdict.ACCEPTED, 2)
