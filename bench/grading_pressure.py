@@ -12,8 +12,6 @@ move the reference's calls beyond what the honest figure itself allows. Run it w
 other work beside it (`--beside 2`): pressure matters most on a busy host.
 """
 
-from pathlib import Path
-
 import frontmatter
 from bench_stats import median, rounded
 from common import ROOT
@@ -39,7 +37,7 @@ def answers(exercise):
     """name -> code: the honest chain first, then each attack."""
     chosen = {"honest chain": exercise.files["reference.py"]}
     for name in ATTACKS:
-        chosen[name] = Path(HOSTILE / "attacks" / f"{name}.py").read_text()
+        chosen[name] = (HOSTILE / "attacks" / f"{name}.py").read_text()
     return chosen
 
 

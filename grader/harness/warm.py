@@ -17,8 +17,9 @@ import mmap
 import os
 from collections.abc import Collection
 
+from .hugepages import HUGE_PAGE
+
 PAGE = mmap.PAGESIZE
-HUGE_PAGE = 2 << 20
 #: Below this a call's allocations come from the allocator's own heap, not from fresh pages.
 MIN_BYTES = 1 << 20
 #: NumPy asks for transparent huge pages on allocations from this size on; so does the warm-up.
