@@ -57,6 +57,13 @@ RESULT_SEALS = fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
 #: which biases the figures (docs/benchmarks.md, "Timing method").
 SEAL_ATTEMPTS = 6
 SEAL_RETRY_S = 0.05
+#: A result array starts this far into its memfd page as it starts into a cache
+#: line of the runner's memory. The kernel copies it (pwrite) about a third
+#: slower when source and destination sit at different offsets within a cache
+#: line, and NumPy's large arrays start 16 bytes into a page while the echo's
+#: blank lies at a page boundary: the submission's transfer cost more than the
+#: echo measured (docs/benchmarks.md, "Timing method").
+CACHE_LINE = 64
 _DTYPE_RE = re.compile(r"^[<>|=]?[biufc][0-9]{1,2}$")
 _NUMERIC_KINDS = "biufc"
 
@@ -151,9 +158,12 @@ def close_fds(fds: Iterable[int]) -> None:
 
 
 class Arena:
-    """Collects arrays for one memfd at page-aligned offsets; with `huge_aligned`,
-    an array of 2 MiB or more starts at a 2 MiB boundary, so it can lie in huge
-    pages (hugepages.collapse) as it would at a learner's desk."""
+    """Collects arrays for one memfd, each in pages of its own. With
+    `huge_aligned` (inputs), an array starts at a page boundary, and one of
+    2 MiB or more at a 2 MiB boundary, so it can lie in huge pages
+    (hugepages.collapse) as it would at a learner's desk. Otherwise (answers),
+    an array starts as far into its page as it starts into a cache line in
+    memory (CACHE_LINE), so copying it in costs the same wherever it lies."""
 
     def __init__(self, huge_aligned: bool = False) -> None:
         self.arrays: list[tuple[int, npt.NDArray[np.generic]]] = []
@@ -163,10 +173,12 @@ class Arena:
     def place(self, array: npt.NDArray[np.generic]) -> int:
         """Places `array` and returns its offset in the memfd."""
         offset = self.size
-        if self.huge_aligned and array.nbytes >= hugepages.HUGE_PAGE:
+        if not self.huge_aligned:
+            offset += _line_offset(array)
+        elif array.nbytes >= hugepages.HUGE_PAGE:
             offset = -(-offset // hugepages.HUGE_PAGE) * hugepages.HUGE_PAGE
         self.arrays.append((offset, array))
-        self.size = offset + _round_up(array.nbytes)
+        self.size = _round_up(offset + array.nbytes)
         return offset
 
     def write_memfd(self, name: str, seal: bool, spare_fd: int | None = None) -> int | None:
@@ -253,6 +265,13 @@ def same_bytes(first: npt.NDArray[np.generic], second: npt.NDArray[np.generic]) 
     if first.size % 8 == 0:
         first, second = first.view(np.uint64), second.view(np.uint64)
     return bool(np.array_equal(first, second))
+
+
+def _line_offset(array: npt.NDArray[np.generic]) -> int:
+    """How far into its cache line `array`'s data starts, where that keeps it
+    aligned for its dtype, else 0."""
+    offset = int(array.ctypes.data) % CACHE_LINE
+    return offset if offset % array.dtype.alignment == 0 else 0
 
 
 def _round_up(nbytes: int) -> int:
@@ -391,7 +410,9 @@ def _decode_array(meta: Mapping[str, object], buffer: Buffer) -> npt.NDArray[np.
             raise ProtocolError("bad shape")
         count *= extent
     nbytes = count * dtype.itemsize
-    if type(offset) is not int or offset < 0 or offset % PAGE or nbytes > MAX_ARRAY_BYTES:
+    if type(offset) is not int or offset < 0 or nbytes > MAX_ARRAY_BYTES:
+        raise ProtocolError("bad offset")
+    if offset % PAGE >= CACHE_LINE or offset % dtype.alignment:  # see Arena.place
         raise ProtocolError("bad offset")
     if nbytes == 0:
         return np.empty(tuple(shape), dtype=dtype)

@@ -312,6 +312,46 @@ def test_codec_round_trip_through_sealed_memfd():
     assert not decoded[0].flags.writeable
 
 
+def test_an_answer_lies_as_far_into_its_page_as_into_its_cache_line():
+    """Failed before: every answer started at a page boundary, so NumPy's large
+    arrays (16 bytes into a page) were copied across cache-line offsets, a third
+    slower than the echo's page-aligned blank, and the echo undercounted the
+    submission's transfer (docs/benchmarks.md, "Timing method")."""
+    storage = np.arange(5000, dtype=np.float64)
+    shifted = storage[2:4002]  # 16 bytes further into memory than `storage`
+    arena = ipc.Arena()
+    first = arena.place(storage[:1000])
+    second = arena.place(shifted)
+    assert first == storage.ctypes.data % ipc.CACHE_LINE
+    assert second % ipc.PAGE == shifted.ctypes.data % ipc.CACHE_LINE and second >= ipc.PAGE
+    assert arena.size % ipc.PAGE == 0 and arena.size >= second + shifted.nbytes
+
+
+def test_an_answer_misaligned_for_its_dtype_lies_at_a_page_boundary_and_round_trips():
+    raw = np.zeros(8 * 100 + 1, np.uint8)
+    odd = raw[1:].view(np.float64)
+    odd[:] = np.arange(100)
+    assert not odd.flags.aligned
+    meta, arena, fd = _sealed(odd)
+    try:
+        decoded = ipc.decode(meta, ipc.Buffer.from_sealed_fd(fd, arena.size))
+    finally:
+        os.close(fd)
+    assert meta["offset"] == 0 and np.array_equal(decoded, np.arange(100.0))
+
+
+def test_an_answer_starting_into_its_page_round_trips():
+    storage = np.arange(3000, dtype=np.float64)
+    value = (storage[1:2001], np.arange(7, dtype=np.int32))
+    meta, arena, fd = _sealed(value)
+    try:
+        decoded = ipc.decode(meta, ipc.Buffer.from_sealed_fd(fd, arena.size))
+    finally:
+        os.close(fd)
+    assert np.array_equal(decoded[0], value[0]) and np.array_equal(decoded[1], value[1])
+    assert decoded[0].flags.aligned
+
+
 def test_decoder_refuses_unsealed_memfds_and_bad_metadata():
     arena = ipc.Arena()
     meta = ipc.encode(np.ones(4), arena)
@@ -333,6 +373,8 @@ def test_decoder_refuses_unsealed_memfds_and_bad_metadata():
         dict(meta, dtype="V8"),
         dict(meta, shape=[10**6]),
         dict(meta, offset=-4096),
+        dict(meta, offset=ipc.CACHE_LINE),
+        dict(meta, offset=4),
         {"t": "pickle"},
     ]:
         with pytest.raises(ipc.ProtocolError):
