@@ -93,7 +93,7 @@ def markdown(data):
             f"{', '.join(x(value, 1) for value in hotpath['speedups'])} |",
             "",
             f"Hotpath's median is {pct(part['agreement'])} from the plain one (target within ±{pct(part['target_agreement'])}): "
-            f"{'pass' if part['passes'] else 'FAIL'}. Each grading took {x(hotpath['median_grade_s'], 1)} s (median), "
+            f"{'pass' if part['agreement'] is not None and abs(part['agreement']) <= part['target_agreement'] else 'FAIL'}. Each grading took {x(hotpath['median_grade_s'], 1)} s (median), "
             f"{x(hotpath['median_measured_calls_s'], 1)} s of it in measured calls and {x(hotpath['median_harness_work_s'], 2)} s of the "
             "harness's own work beyond them (sandbox wall time less every measured call); pairs at the headline size per grading: "
             f"{', '.join(str(entry['headline_pairs']) for entry in hotpath['gradings'])}.",
