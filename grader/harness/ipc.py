@@ -57,12 +57,10 @@ RESULT_SEALS = fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
 #: which biases the figures (docs/benchmarks.md, "Timing method").
 SEAL_ATTEMPTS = 6
 SEAL_RETRY_S = 0.05
-#: A result array starts this far into its memfd page as it starts into a cache
-#: line of the runner's memory. The kernel copies it (pwrite) about a third
-#: slower when source and destination sit at different offsets within a cache
-#: line, and NumPy's large arrays start 16 bytes into a page while the echo's
-#: blank lies at a page boundary: the submission's transfer cost more than the
-#: echo measured (docs/benchmarks.md, "Timing method").
+#: Bytes in a cache line: a result array starts as far into its memfd page as
+#: it starts into a cache line in the runner's memory, since the kernel's copy
+#: is slower across differing offsets and the echo's blank lies at a page
+#: boundary (docs/benchmarks.md, "Answers copied at their own offset").
 CACHE_LINE = 64
 _DTYPE_RE = re.compile(r"^[<>|=]?[biufc][0-9]{1,2}$")
 _NUMERIC_KINDS = "biufc"

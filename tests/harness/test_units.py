@@ -314,9 +314,9 @@ def test_codec_round_trip_through_sealed_memfd():
 
 def test_an_answer_lies_as_far_into_its_page_as_into_its_cache_line():
     """Failed before: every answer started at a page boundary, so NumPy's large
-    arrays (16 bytes into a page) were copied across cache-line offsets, a third
-    slower than the echo's page-aligned blank, and the echo undercounted the
-    submission's transfer (docs/benchmarks.md, "Timing method")."""
+    arrays (16 bytes into a page) were copied across cache-line offsets, slower
+    than the echo's page-aligned blank, and the echo undercounted the
+    submission's transfer (docs/benchmarks.md, "Answers copied at their own offset")."""
     storage = np.arange(5000, dtype=np.float64)
     shifted = storage[2:4002]  # 16 bytes further into memory than `storage`
     arena = ipc.Arena()
