@@ -359,6 +359,35 @@ def test_a_reference_kept_off_its_cpu_in_every_call_is_never_a_figure(tmp_path):
     assert run.report["speedup"] is None
 
 
+def test_a_reference_held_in_two_calls_of_three_is_timed_again_not_rejected(tmp_path):
+    """A busy host (preemption, a hypervisor's stolen time) disturbs a share of a
+    short reference call's pairs, at times most of them: they are timed again and
+    the honest answer still gets its figure."""
+    mostly_held_reference = """
+    import time
+
+    calls = 0
+
+    def transform(x):
+        global calls
+        calls += 1
+        if calls % 3:
+            time.sleep(0.03)
+        return x * x
+    """
+    run = run_job(
+        tmp_path,
+        "def transform(x):\n    return x * x\n",
+        mostly_held_reference,
+        sizes=[1000],
+        repeats=8,
+        allowed_imports=["numpy", "time"],
+    )
+    assert run.verdict == "accepted", run.report["message"]
+    assert run.report["speedup"] is not None
+    assert run.report["sizes"][0]["retimed_pairs"] >= 12
+
+
 def test_a_reference_that_dies_once_the_submission_is_loaded_is_the_submissions_verdict():
     """Issue 29: SIGSEGV sent to the reference mid-call (F_SETSIG) read as internal_error."""
     crashed = CallOutcome("died", detail="killed by signal 11 (SIGSEGV)")
