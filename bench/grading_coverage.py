@@ -8,12 +8,15 @@ harness's own, which resamples runs of fresh processes, then pairs within them
 pairs-only bootstrap would have reported (one process's pairs: what the harness
 reported before runs). Reported: how many of each kind hold the median of all the
 gradings' figures, the spread of the figures, what a grading cost, and the host's
-state (load, `scripts/tune_grading_host.sh --check`, whether inputs got huge pages).
+state (load, `scripts/tune_grading_host.sh --check`, whether inputs got huge pages),
+and where the figures' spread comes from (bench/spread_sources.py), with every
+grading's headline calls kept so that analysis can be redone.
 """
 
 from bench_stats import median, rounded, spread
 from grading_accuracy import grade_many
 from grading_setup import host_tuning, load_average
+from spread_sources import decompose
 
 COVERAGE_CASE = ("python-loop-to-numpy", "numpy_honest.py")
 COVERAGE_GRADINGS = 20
@@ -49,12 +52,14 @@ def part_coverage(args):
         "holds_median": held,
         "pairs_only_intervals": [rounded(interval) for interval in pairs_only],
         "pairs_only_holds_median": sum(holds(interval) for interval in pairs_only),
-        "median_relative_width": rounded(median([relative_width(g["speedup_ci"], g["speedup"]) for g in gradings])),
+        "median_relative_width": rounded(median(widths([(g["speedup_ci"], g["speedup"]) for g in gradings]))),
         "pairs_only_median_relative_width": rounded(
-            median([relative_width(interval, g["speedup"]) for interval, g in zip(pairs_only, gradings, strict=True)])
+            median(widths([(interval, g["speedup"]) for interval, g in zip(pairs_only, gradings, strict=True)]))
         ),
         "median_grade_s": rounded(median([g["grade_s"] for g in gradings]), 1),
-        "headline_runs": [len(set(g["calls"]["runs"] or [0])) for g in gradings],
+        "headline_runs": [len(set((g["calls"] or {}).get("runs") or [0])) for g in gradings],
+        "spread_sources": decompose([g["calls"] for g in gradings]),
+        "calls": [g["calls"] for g in gradings],
         "host": {
             "tuning": tuning,
             "inputs_in_huge_pages": hardware_identity()["inputs_in_huge_pages"],
@@ -66,9 +71,13 @@ def part_coverage(args):
 
 
 def pairs_only_interval(stats, calls):
-    """The interval a grading's headline calls give without their runs."""
+    """The interval a grading's headline calls give without their runs (None for
+    a grading that timed none: one that ended without a figure)."""
+    if not calls:
+        return None
     return stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])
 
 
-def relative_width(interval, point):
-    return (interval[1] - interval[0]) / point if interval and point else None
+def widths(intervals_and_points):
+    """Each interval's width over its point figure, for those that have both."""
+    return [(interval[1] - interval[0]) / point for interval, point in intervals_and_points if interval and point]
