@@ -21,8 +21,9 @@ CONTENDED_SHARE = 0.05
 CONTENDED_FLOOR_S = 0.0002
 #: When at least this share of a size's reference calls were contended and the
 #: size's interval never narrowed to its bound (the figure moved), the learner is
-#: told the machine was busy (figures unchanged: docs/benchmarks.md says why
-#: contended pairs are not dropped).
+#: told the machine was busy (the other processes' time is taken off every call,
+#: but not what they did to its caches; docs/benchmarks.md says why contended
+#: pairs are not dropped).
 BUSY_SHARE = 0.2
 #: Why a size's timing stopped (the report's `stopped` per size).
 STOPPED_PRECISE: Final = "precise"
@@ -202,9 +203,11 @@ def entry(size: int, correct: bool, **numbers: Unpack[SizeFigures]) -> SizeEntry
 
 
 def _calls(record: SizeRecord) -> Calls:
-    """Every timed call's raw seconds, in pair order (warm-up pair excluded),
-    with the echo that followed each pair: the speedup and its interval can be
-    recomputed from the report alone (stats.speedup)."""
+    """Every timed call's seconds, in pair order (warm-up pair excluded), with
+    the echo that followed each pair: the speedup and its interval can be
+    recomputed from the report alone (stats.speedup). Each is the call's wall
+    time less what other processes held of its CPU (the `*_waited_s` lists),
+    before the echoes' level is taken off."""
 
     def rounded(times: Sequence[float]) -> list[float]:
         return [round(seconds, CALL_DIGITS) for seconds in times]
@@ -219,8 +222,8 @@ def _calls(record: SizeRecord) -> Calls:
         "reference_s": rounded(record.times["reference"]),
         "submission_s": rounded(record.times["submission"]),
         "echo_s": rounded(record.transfer) if record.transfer else None,
-        # Of each call's seconds, how long another process held its CPU: a call that
-        # waited long measured the machine, not the code (docs/benchmarks.md).
+        # Of each call's wall time, how long another process held its CPU: already
+        # taken off its seconds above (Side.call; docs/benchmarks.md).
         "reference_waited_s": waits("reference"),
         "submission_waited_s": waits("submission"),
         # Which run (fresh pair of runner processes) timed each pair; the interval

@@ -13,6 +13,7 @@ import os
 import signal
 import time
 from collections.abc import Collection, Iterable, Mapping
+from typing import NamedTuple
 
 PR_SET_PDEATHSIG = 1
 PR_SET_DUMPABLE = 4
@@ -148,25 +149,56 @@ def tree_cpu_seconds(root: int) -> float:
     return total
 
 
-def tree_runqueue_wait_seconds(root: int) -> float | None:
-    """Time `root`'s tree has spent runnable but waiting for a CPU (another
-    process had it), summed over every thread: the second field of each task's
-    /proc schedstat. Time the hypervisor takes from the whole virtual CPU is
-    not in it. None where the kernel keeps no scheduler statistics."""
-    total_ns = 0
+class Schedule(NamedTuple):
+    """A tree's scheduler counters at one moment (tree_schedule)."""
+
+    #: Nanoseconds its live threads have run on a CPU, and waited, runnable, for one.
+    ran_ns: int
+    waited_ns: int
+    #: (pid, tid) of every live thread: a thread that ended between two readings takes its counters with it.
+    threads: frozenset[tuple[int, str]]
+    #: The last pid the sandbox's pid namespace handed out: a process or thread started
+    #: between two readings moves it. 0 outside a sandbox (the tests), where the whole
+    #: machine's processes move it and the thread sets alone are compared.
+    last_pid: int
+
+
+def tree_schedule(root: int) -> Schedule | None:
+    """`root`'s tree's Schedule now: the first two fields of each thread's /proc
+    schedstat (the scheduler's own counts, to the nanosecond), summed. None where
+    the kernel keeps no scheduler statistics or a thread ended while being read."""
+    try:
+        last_pid = int(_read("/proc/sys/kernel/ns_last_pid")) if os.getpid() == 1 else 0
+    except (OSError, ValueError):
+        return None
+    ran = waited = 0
+    threads: set[tuple[int, str]] = set()
     for pid in subtree(root):
         try:
-            tasks = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue  # exited since the walk
-        for task in tasks:
-            try:
-                total_ns += int(_read(f"/proc/{pid}/task/{task}/schedstat").split()[1])
-            except FileNotFoundError:
-                continue
-            except (OSError, IndexError, ValueError):
-                return None
-    return total_ns / 1e9
+            tids = os.listdir(f"/proc/{pid}/task")
+            for tid in tids:
+                fields = _read(f"/proc/{pid}/task/{tid}/schedstat").split()
+                ran += int(fields[0])
+                waited += int(fields[1])
+                threads.add((pid, tid))
+        except (OSError, IndexError, ValueError):
+            return None
+    return Schedule(ran, waited, frozenset(threads), last_pid)
+
+
+def held_by_others_seconds(before: Schedule | None, after: Schedule | None, window_s: float) -> float | None:
+    """How long, of a call that took `window_s` between the two readings of its
+    runner's tree, other processes held the tree's CPU: the tree's wait for a
+    CPU, but never more than the window less the tree's own time on one (a tree
+    whose threads queue behind each other waits while its own work runs; that
+    wait is the call's own time). None, and nothing is taken off the call, when
+    the two readings are not of the same threads: a thread that started or
+    ended in between would take its counters out of the sums."""
+    if before is None or after is None or before.threads != after.threads or before.last_pid != after.last_pid:
+        return None
+    waited_s = (after.waited_ns - before.waited_ns) / 1e9
+    idle_s = window_s - (after.ran_ns - before.ran_ns) / 1e9
+    return max(0.0, min(waited_s, idle_s))
 
 
 def rss_bytes(pid: int) -> int:

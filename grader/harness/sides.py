@@ -92,8 +92,8 @@ class CallOutcome:
     # The wall time cpu_seconds was read over: the call and, on a GPU, the copies
     # before and after it (staging_seconds, fetch_seconds), which are CPU work too.
     cpu_window_seconds: float = 0.0
-    # How long the runner's tree waited for its CPU during the call (procs.tree_runqueue_wait_seconds):
-    # time another process ran there, inside this call's seconds. None where it cannot be read.
+    # How long, inside the call, another process held the runner's CPU (procs.held_by_others_seconds):
+    # already taken off `seconds`. None where it cannot be told, and then nothing was taken off.
     waited_seconds: float | None = None
     # CPU reference calls and echoes only: how long, inside the timed window, the
     # runner's tree was neither on its CPU nor waiting for it (sides.OffCpuWatch).
@@ -298,7 +298,6 @@ class Side:
 
         cpu_before = procs.tree_cpu_seconds(self.pid)
         cpu_window_started = time.perf_counter_ns()
-        waited_before = procs.tree_runqueue_wait_seconds(self.pid)
         if self.cpu_mark is not None:
             self.outside_cpu_seconds += max(0.0, cpu_before - self.cpu_mark)
         members = procs.accountable(self.pid, self.trusted_peers)
@@ -321,8 +320,13 @@ class Side:
         outcome: CallOutcome | None = CallOutcome("ok")
         clock = PhaseClock()
         self.off_cpu_seconds = None
+        # Read once the sampler thread has started: a thread started between the two
+        # readings (in the sandbox, the supervisor's too) means nothing is taken off.
+        schedule_before = procs.tree_schedule(self.pid)
+        schedule_after = None
         try:
             reply, buffer = self._exchange(bundle, budget_ns, deadline_ns, clock, echo_like, answer_bytes, profile)
+            schedule_after = procs.tree_schedule(self.pid)
         except TimeoutError:
             self.kill()
             outcome = CallOutcome("timeout")
@@ -354,10 +358,11 @@ class Side:
 
         cpu_after = procs.tree_cpu_seconds(self.pid)
         outcome.cpu_window_seconds = (time.perf_counter_ns() - cpu_window_started) / NS
-        waited_after = procs.tree_runqueue_wait_seconds(self.pid)
         self.cpu_mark = cpu_after
-        if waited_before is not None and waited_after is not None:
-            outcome.waited_seconds = max(0.0, waited_after - waited_before)
+        # Time other processes held this runner's CPU is theirs, not the code's: a
+        # busy host's other work then moves neither side's time (docs/benchmarks.md).
+        outcome.waited_seconds = procs.held_by_others_seconds(schedule_before, schedule_after, seconds)
+        seconds -= outcome.waited_seconds or 0.0
         peak_own = procs.peak_rss_bytes(self.pid)
         self.transient_bytes = max(0, peak_own - base_own)
         outcome.seconds = seconds

@@ -226,9 +226,9 @@ def test_a_call_that_shares_its_cpu_is_seen_waiting_for_it():
     try:
         time.sleep(0.2)
         started = time.monotonic()
-        before = [procs.tree_runqueue_wait_seconds(child.pid) for child in busy]
+        before = [procs.tree_schedule(child.pid).waited_ns for child in busy]
         time.sleep(0.4)
-        waited = [procs.tree_runqueue_wait_seconds(child.pid) - start for child, start in zip(busy, before)]
+        waited = [(procs.tree_schedule(child.pid).waited_ns - start) / 1e9 for child, start in zip(busy, before)]
         window = time.monotonic() - started
     finally:
         for child in busy:
@@ -239,7 +239,37 @@ def test_a_call_that_shares_its_cpu_is_seen_waiting_for_it():
 
 
 def test_a_process_not_of_our_tree_has_no_wait_read():
-    assert procs.tree_runqueue_wait_seconds(1) == 0.0  # init is nobody's child here: nothing of it is read
+    schedule = procs.tree_schedule(1)  # init is nobody's child here: nothing of it is read
+    assert (schedule.ran_ns, schedule.waited_ns, schedule.threads) == (0, 0, frozenset())
+
+
+def schedule(ran_ms, waited_ms, threads=((7, "7"),), last_pid=7):
+    return procs.Schedule(int(ran_ms * 1e6), int(waited_ms * 1e6), frozenset(threads), last_pid)
+
+
+def test_time_another_process_held_the_cpu_is_taken_off_a_call():
+    """A 30 ms call of which the runner ran 20 ms and waited 10 ms while a busy
+    loop had its CPU: 10 ms were not the code's."""
+    assert procs.held_by_others_seconds(schedule(0, 0), schedule(20, 10), 0.030) == pytest.approx(0.010)
+
+
+def test_a_tree_waiting_behind_its_own_threads_keeps_that_time():
+    """Two threads of the submission queueing on its one CPU wait while each other
+    runs: 30 ms of waiting in a 30 ms call the tree ran throughout is its own time."""
+    two_threads = ((7, "7"), (7, "8"))
+    assert procs.held_by_others_seconds(schedule(0, 0, two_threads), schedule(30, 30, two_threads), 0.030) == 0.0
+    # ...and where it also slept, only the time it was off the CPU can come off.
+    assert procs.held_by_others_seconds(
+        schedule(0, 0, two_threads), schedule(20, 40, two_threads), 0.030
+    ) == pytest.approx(0.010)
+
+
+def test_nothing_comes_off_a_call_whose_threads_changed():
+    """A helper thread that ran the work and ended takes its run time out of the
+    sums while the main thread's wait for it stays in: such a call keeps its wall time."""
+    assert procs.held_by_others_seconds(schedule(0, 0, ((7, "7"), (7, "8"))), schedule(5, 25), 0.030) is None
+    assert procs.held_by_others_seconds(schedule(0, 0), schedule(5, 25, last_pid=9), 0.030) is None
+    assert procs.held_by_others_seconds(None, schedule(5, 25), 0.030) is None
 
 
 def record_with(reference_s, waited_s, size=8000):

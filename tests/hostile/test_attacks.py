@@ -71,6 +71,25 @@ def honest_speedup(report, baseline):
                 )
 
 
+#: The attacks that hide work in a helper thread do HIDDEN_WORK_ROUNDS times the honest chain's
+#: work per call, so timed honestly they read about that many times slower than the chain.
+HIDDEN_WORK_ROUNDS = 40
+
+
+def hidden_work_timed(report, baseline):
+    """Accepted only with a speedup that counts the helper thread's work: at most a
+    sixth of the honest chain's figure (timed honestly it is about a fortieth; a
+    grader that took the main thread's wait for the helper off the call's time
+    read 0.77x and 2.28x)."""
+    honest_speedup(report, baseline)
+    if report["verdict"] == V.ACCEPTED:
+        ceiling = max(1.0, baseline["chain"]["speedup"]) / 6
+        assert report["speedup"] <= ceiling, (
+            f"the helper's work was not timed: {report['speedup']:.3f}x (honest chain "
+            f"{baseline['chain']['speedup']:.2f}x, the attack does {HIDDEN_WORK_ROUNDS} times its work)"
+        )
+
+
 def test_the_per_size_check_tells_noise_from_a_cheat():
     """What honest_speedup lets through and what it stops: a median like 4 December's
     failure with an interval that still reaches honest figures, and a cheat that wins
@@ -176,6 +195,8 @@ ATTACK_TABLE = {
     "timing_precompute_at_import": (TIMING, honest_speedup),
     "timing_lazy_result": (TIMING, honest_speedup),
     "timing_thread_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
+    "timing_work_in_passing_thread": (TIMING | {V.TIME_LIMIT}, hidden_work_timed),
+    "timing_wait_behind_own_thread": (TIMING | {V.TIME_LIMIT}, hidden_work_timed),
     "timing_process_hog": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     "timing_stop_reference": (TIMING | {V.TIME_LIMIT}, honest_speedup),
     # Helpers that resume themselves from the pause (POSIX timers sending SIGCONT) and signal
