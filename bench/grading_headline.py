@@ -10,7 +10,8 @@ method's median and spread against issue 30's targets (Hotpath's median within
 10% of the plain one, its spread at most half the plain one's, and at most 10% on
 a tuned host at load 1 or less), the host's state, and what each Hotpath grading cost: wall time, pairs at
 the headline size, the time spent in measured calls and the harness's own work
-beyond them (the sandbox's wall time less every measured call).
+beyond them (the sandbox's wall time less every measured call), with each grading's
+headline calls and where the spread between gradings comes from (bench/spread_sources.py).
 """
 
 import json
@@ -29,6 +30,8 @@ from grading_setup import (
     submission_code,
     timed_backend,
 )
+
+from spread_sources import decompose
 
 from common import ROOT
 
@@ -138,6 +141,7 @@ def part_headline(args):
                 "pairs": {str(entry["size"]): entry["pairs"] for entry in report["sizes"]},
                 "stopped": {str(entry["size"]): entry.get("stopped") for entry in report["sizes"]},
                 "headline_pairs": headline.get("pairs"),
+                "calls": headline.get("calls"),
             }
         )
         shown = "-" if report["speedup"] is None else f"{report['speedup']:.2f}x"
@@ -172,6 +176,7 @@ def part_headline(args):
                 {key: rounded(value, 4) if isinstance(value, float) else value for key, value in entry.items()}
                 for entry in gradings
             ],
+            "spread_sources": decompose([entry["calls"] for entry in gradings]),
         },
         "agreement": rounded(agreement),
         "host": {
