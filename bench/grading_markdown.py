@@ -107,6 +107,7 @@ def markdown(data):
             + "; ".join(part.get("host", {}).get("tuning", [])),
             "",
         ]
+        out += sources_table(hotpath.get("spread_sources"))
     if "calibration" in parts:
         part = parts["calibration"]
         out += [
@@ -241,7 +242,33 @@ def coverage_table(key, part, x, pct):
         "",
         "Host settings (`scripts/tune_grading_host.sh --check`): " + "; ".join(host["tuning"]),
         "",
+    ] + sources_table(part.get("spread_sources"))
+
+
+def sources_table(sources):
+    """Rows for where the spread between gradings comes from (bench/spread_sources.py):
+    each variance component as a relative standard deviation, and the predicted
+    standard deviation of a grading's figure for other splits of its pairs into runs."""
+    if not sources:
+        return []
+    components = sources["components"]
+    rows = [
+        f"Where the spread comes from ({sources['gradings']} gradings, {sources['pairs_per_grading']} pairs in "
+        f"{sources['runs_per_grading']} runs each; standard deviation of the log, about the relative one):",
+        "",
+        "| series | pair to pair in a run | process to process (between runs) | grading to grading (beyond its runs) |",
+        "| --- | ---: | ---: | ---: |",
     ]
+    for name, label in (
+        ("speedup", "pair speedup"),
+        ("reference", "reference time"),
+        ("submission", "submission time"),
+    ):
+        parts = components[name]
+        cells = " | ".join(f"{parts[key] ** 0.5:.1%}" for key in ("within_run", "between_runs", "between_gradings"))
+        rows.append(f"| {label} | {cells} |")
+    predicted = "; ".join(f"{design}: {sd:.1%}" for design, sd in sources["predicted_sd"].items())
+    return rows + ["", f"Predicted standard deviation of a grading's figure by split of its pairs: {predicted}.", ""]
 
 
 def pressure_table(part, x):

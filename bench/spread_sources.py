@@ -63,9 +63,9 @@ def decompose(calls_per_grading):
         "components": components,
         "per_grading": per_grading,
         "predicted_sd": {
-            f"{count} runs of {pairs / count:.3g}": round(predicted_sd(components["speedup"], count, pairs), 4)
-            for count in sorted({1, 3, runs, 8, pairs})
-            if count <= pairs
+            f"{count} runs of {pairs // count}": round(predicted_sd(components["speedup"], count, pairs), 4)
+            for count in range(1, pairs + 1)
+            if pairs % count == 0
         },
     }
 
