@@ -7,8 +7,9 @@ The harness copies every CPU answer into a sealed memfd inside the timed
 window (runner._sealed_result), and the echo times that copy from a blank
 carved at a page boundary. NumPy's large arrays start 16 bytes into a page.
 Per round and case: a float64 array at the given offset into a page, freshly
-written (as an answer is), caches then flushed by streaming a larger array,
-then one pwrite into a pre-allocated memfd (ipc.spare_result_memfd) at the
+written (as an answer is), caches then flushed by streaming a larger array
+(except in the case that keeps them as the answer's writing left them, as a
+real call's copy finds them), then one pwrite into a pre-allocated memfd (ipc.spare_result_memfd) at the
 given offset into its page. Reported: the median over rounds of each copy, in
 milliseconds, with the host's load and settings (tuned or untuned, from
 scripts/tune_grading_host.sh --check). One process, pinned to one CPU.
@@ -30,11 +31,12 @@ from grading_setup import host_state, host_tuning  # noqa: E402
 
 from grader.harness import ipc  # noqa: E402
 
-#: (name, answer's offset into its page, its offset into the memfd's page), in bytes.
+#: (name, answer's offset into its page, its offset into the memfd's page in bytes, caches flushed first).
 CASES = (
-    ("page-aligned answer, page-aligned copy (the echo)", 0, 0),
-    ("NumPy's answer (16 bytes in), page-aligned copy (harness 1.12)", 16, 0),
-    ("NumPy's answer (16 bytes in), copied 16 bytes in (harness 1.13)", 16, 16),
+    ("page-aligned answer, page-aligned copy (the echo)", 0, 0, True),
+    ("NumPy's answer (16 bytes in), page-aligned copy (harness 1.12)", 16, 0, True),
+    ("NumPy's answer (16 bytes in), copied 16 bytes in (harness 1.13)", 16, 16, True),
+    ("the same, caches as the answer's writing left them", 16, 16, False),
 )
 
 
@@ -66,14 +68,15 @@ def main():
     count = int(args.mb * 1e6) // 8
     storage = np.zeros(count + ipc.PAGE)
     tuning = host_tuning()
-    times = {name: [] for name, _, _ in CASES}
+    times = {name: [] for name, _, _, _ in CASES}
     for _ in range(args.rounds):
-        for name, page_offset, memfd_offset in CASES:
+        for name, page_offset, memfd_offset, flushed in CASES:
             answer = answer_at(storage, count, page_offset)
             answer += 1.0
-            flush = np.ones(2 * count)
-            flush += 1.0
-            del flush
+            if flushed:
+                flush = np.ones(2 * count)
+                flush += 1.0
+                del flush
             times[name].append(copy_seconds(answer, memfd_offset))
     result = {
         "mb": args.mb,

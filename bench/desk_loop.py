@@ -1,0 +1,84 @@
+"""What python-loop-to-numpy's model solution costs in a plain timing loop at a
+desk, by what happens between its calls:
+
+    .venv/bin/python bench/desk_loop.py [--rounds 12]
+
+One process pinned to one CPU, the exercise's own input at its largest size,
+NumPy's defaults. Per round, one timed call after each of: nothing (calls back to
+back, as the plain method's trials run), 51 MB of fresh memory touched page by
+page and unmapped (what grader/harness/warm.py does before a grading's call), and
+a 1.5 s busy wait (the other side's call in a grading, during which an untuned
+virtual machine may hand freed memory back to its hypervisor). Reported: the
+median of each in milliseconds, with the host's load and settings.
+"""
+
+import argparse
+import json
+import mmap
+import os
+import statistics
+import time
+
+from common import ROOT
+from grading_headline import HEADLINE_SLUG, HEADLINE_SUBMISSION
+from grading_setup import host_state, host_tuning
+
+PAUSE_S = 1.5
+
+
+def load(path):
+    namespace = {"__name__": path.stem}
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
+    return namespace
+
+
+def touch_fresh_memory(nbytes):
+    """Map `nbytes` of fresh memory, write a byte in every page, unmap it."""
+    region = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    for offset in range(0, nbytes, mmap.PAGESIZE):
+        region[offset] = 1
+    region.close()
+
+
+def busy_wait(seconds):
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        pass
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=12)
+    args = parser.parse_args()
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    [exercise] = (ROOT / "questions" / "bank").glob(f"*/{HEADLINE_SLUG}")
+    transform = load(ROOT / "bench" / "submissions" / HEADLINE_SLUG / HEADLINE_SUBMISSION)["transform"]
+    size = 6_400_000
+    (x,) = load(exercise / "inputs.py")["make_inputs"](size, int.from_bytes(os.urandom(4), "little"))
+    before_call = {
+        "back to back": lambda: None,
+        "after touching 51 MB of fresh memory": lambda: touch_fresh_memory(x.nbytes + (1 << 21)),
+        f"after a {PAUSE_S:g} s busy wait": lambda: busy_wait(PAUSE_S),
+    }
+    tuning = host_tuning()
+    transform(x)  # warm-up
+    times = {name: [] for name in before_call}
+    for _ in range(args.rounds):
+        for name, prepare in before_call.items():
+            prepare()
+            started = time.perf_counter()
+            answer = transform(x)
+            times[name].append(time.perf_counter() - started)
+            del answer
+    result = {
+        "size": size,
+        "rounds": args.rounds,
+        "median_ms": {name: round(statistics.median(values) * 1e3, 2) for name, values in times.items()},
+        "load_average": [round(value, 2) for value in os.getloadavg()],
+        "host": {"state": host_state(tuning), "tuning": tuning},
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
