@@ -4,6 +4,8 @@ host's own decisions when no trustworthy report comes back."""
 import json
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -39,6 +41,28 @@ def test_model_solution_is_accepted_with_numbers(busy_proof_tiny_exercise):
     assert [row["size"] for row in report["sizes"]] == BUSY_PROOF_SIZES
     assert all(row["correct"] for row in report["sizes"])
     assert set(grading.REPORT_KEYS) <= set(report)
+
+
+@pytest.mark.sandbox
+@needs_bwrap
+@needs_harness
+def test_time_a_busy_loop_held_the_runners_cpu_is_taken_off_its_calls(busy_proof_tiny_exercise):
+    """Harness 1.15: inside the sandbox's own pid namespace the runner's threads and
+    pids hold still through a call, so the time another process held its CPU is
+    measured and taken off; with a busy loop on every CPU some call had some."""
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in os.sched_getaffinity(0)]
+    for process, cpu in zip(busy, sorted(os.sched_getaffinity(0)), strict=True):
+        os.sched_setaffinity(process.pid, {cpu})
+    try:
+        report = grading.grade(busy_proof_tiny_exercise, TINY_FILES["solution.py"])
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+    assert report["verdict"] == Verdict.ACCEPTED, report["message"]
+    calls = report["sizes"][-1]["calls"]
+    assert calls["submission_waited_s"] is not None and calls["reference_waited_s"] is not None
+    assert max(calls["submission_waited_s"] + calls["reference_waited_s"]) > 0
 
 
 @pytest.mark.sandbox
