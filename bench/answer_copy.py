@@ -18,7 +18,6 @@ scripts/tune_grading_host.sh --check). One process, pinned to one CPU.
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -27,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from grading_setup import host_state, host_tuning  # noqa: E402
+from grading_setup import host_tuning, medians_with_host  # noqa: E402
 
 from grader.harness import ipc  # noqa: E402
 
@@ -81,9 +80,7 @@ def main():
     result = {
         "mb": args.mb,
         "rounds": args.rounds,
-        "median_ms": {name: round(statistics.median(values) * 1e3, 2) for name, values in times.items()},
-        "load_average": [round(value, 2) for value in os.getloadavg()],
-        "host": {"state": host_state(tuning), "tuning": tuning},
+        **medians_with_host(times, tuning),
     }
     print(json.dumps(result, indent=2))
 

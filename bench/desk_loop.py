@@ -16,12 +16,11 @@ import argparse
 import json
 import mmap
 import os
-import statistics
 import time
 
 from common import ROOT
 from grading_headline import HEADLINE_SLUG, HEADLINE_SUBMISSION
-from grading_setup import host_state, host_tuning
+from grading_setup import host_tuning, medians_with_host
 
 PAUSE_S = 1.5
 
@@ -73,9 +72,7 @@ def main():
     result = {
         "size": size,
         "rounds": args.rounds,
-        "median_ms": {name: round(statistics.median(values) * 1e3, 2) for name, values in times.items()},
-        "load_average": [round(value, 2) for value in os.getloadavg()],
-        "host": {"state": host_state(tuning), "tuning": tuning},
+        **medians_with_host(times, tuning),
     }
     print(json.dumps(result, indent=2))
 

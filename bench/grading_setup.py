@@ -4,6 +4,7 @@ that records each run's wall time, and the time a report spent in measured calls
 
 import os
 import platform
+import statistics
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -176,6 +177,17 @@ def host_state(tuning=None):
     """The host state: tuned when the tuning script has nothing left to advise, else untuned."""
     lines = host_tuning() if tuning is None else tuning
     return "untuned" if any(line.startswith("advise") for line in lines) else "tuned"
+
+
+def medians_with_host(times, tuning):
+    """A one-process bench's result fields: the median of each named series of
+    seconds in milliseconds, the load average now, and the host's state from
+    `tuning` (host_tuning's lines, read before the measurement)."""
+    return {
+        "median_ms": {name: round(statistics.median(values) * 1e3, 2) for name, values in times.items()},
+        "load_average": [round(value, 2) for value in os.getloadavg()],
+        "host": {"state": host_state(tuning), "tuning": tuning},
+    }
 
 
 @contextmanager
