@@ -151,9 +151,9 @@ ETA_RISE_LIMIT = 0.25
 OFF_CPU_SLACK = (0.001, 0.10)
 #: A grading is given up once over DISTURBED_SHARE of the pairs it tried were
 #: disturbed, and more than MAX_DISTURBED_PAIRS: a busy host's preemption and
-#: stolen time disturb a share of short calls' pairs (one busy loop beside a
-#: grading on 2 vCPUs: over half of them at a 14 ms reference call), timed
-#: again; a reference held in nearly every call is not the host's noise.
+#: stolen time can disturb most of a short call's pairs (docs/journal.md, "Honest
+#: code rejected by a busy host's disturbed pairs"), timed again; a reference
+#: held in nearly every call is not the host's noise.
 MAX_DISTURBED_PAIRS = 10
 DISTURBED_SHARE = 0.75
 DISTURBED_MESSAGE = (

@@ -80,7 +80,7 @@ def hidden_work_timed(report, baseline):
     """Accepted only with a speedup that counts the helper thread's work: at most a
     sixth of the honest chain's figure (timed honestly it is about a fortieth; a
     grader that took the main thread's wait for the helper off the call's time
-    read 0.77x and 2.28x)."""
+    reads it far above that: docs/benchmarks.md, "Grading")."""
     honest_speedup(report, baseline)
     if report["verdict"] == V.ACCEPTED:
         ceiling = max(1.0, baseline["chain"]["speedup"]) / 6
