@@ -292,7 +292,12 @@ def _increase(before, after, prefix):
 def summarise(rows, records, stats, faults, timeline, log_events, seconds, learners):
     by_id = {row["id"]: row for row in rows}
     lost = [record["id"] for record in records if record["id"] not in by_id]
-    stuck = [row["id"] for row in rows if row["status"] != "done"]
+    # What each stuck row was left as, so that a failed run says where to look.
+    stuck = {
+        row["id"]: {key: row[key] for key in ("status", "attempts", "platform_error", "started_at")}
+        for row in rows
+        if row["status"] != "done"
+    }
     results = {
         row["id"]: (lambda e: e["succeeded"] - e["nothing_to_do"] - e["result_dropped"])(
             log_events.get(row["id"], {"succeeded": 0, "nothing_to_do": 0, "result_dropped": 0})

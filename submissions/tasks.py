@@ -1,10 +1,12 @@
 """Celery tasks: thin wrappers around submissions.services (lifecycle, housekeeping)."""
 
+import threading
 import time
 
 from celery import shared_task
 from celery.exceptions import Reject
 from celery.signals import worker_ready
+from django import db
 from django.db import DatabaseError
 from redis.exceptions import RedisError
 
@@ -71,8 +73,17 @@ def remove_stale_sandboxes(**kwargs):
 
 @worker_ready.connect
 def requeue_held_submission(sender=None, **kwargs):
-    """A restarted worker (same name) gives back the grading its killed predecessor held."""
-    housekeeping.requeue_held(getattr(sender, "hostname", None) or "celery")
+    """A restarted worker (same name) gives back the grading its killed predecessor held: in a
+    thread, since Redis or the database may still be coming back and the worker need not wait."""
+    worker = getattr(sender, "hostname", None) or "celery"
+    threading.Thread(target=_give_back_held, args=(worker,), name="give-back-held", daemon=True).start()
+
+
+def _give_back_held(worker):
+    try:
+        housekeeping.give_back_held(worker)
+    finally:
+        db.connection.close()  # the thread's own connection
 
 
 @worker_ready.connect

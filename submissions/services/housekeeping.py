@@ -5,14 +5,19 @@ A worker killed mid-grading leaves its row 'running'. The sweep takes such rows 
 after RECLAIM_RUNNING_AFTER_S (no live grading can last that long), so each grading task
 also notes in the shared cache which submission its worker holds (hold / let_go): when a
 worker of the same name starts again (a restarted container keeps its host name), it puts
-the row its predecessor held back in the queue at once (requeue_held)."""
+the row its predecessor held back in the queue at once (requeue_held), trying again while
+Redis or the database is still away (give_back_held)."""
 
 import logging
+import time
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError, connection
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
+from redis.exceptions import RedisError
 
 from grader.errors import PlatformError
 
@@ -26,6 +31,9 @@ logger = logging.getLogger(__name__)
 REQUEUE_QUEUED_AFTER_S = 10 * 60
 HOLDING_KEY = "grader:holding:{worker}"
 WORKER_STOPPED = "the grading worker stopped mid-run"
+#: How often a starting worker tries again to give back its predecessor's row while the cache,
+#: the database or the broker is unreachable (a worker restarted beside a restarting Redis).
+GIVE_BACK_RETRY_S = 5
 
 
 def hold(worker, submission_id):
@@ -58,17 +66,44 @@ def release_lost_claim(submission_id):
 
 def requeue_held(worker):
     """At the start of `worker`: the row a previous worker of that name held when it stopped,
-    back in the queue (or closed, past MAX_ATTEMPTS). Returns the sweep's counts."""
+    back in the queue (or closed, past MAX_ATTEMPTS). Returns the sweep's counts. A row still
+    'queued' (the predecessor stopped before its claim, or a try of this call moved the row but
+    could not send its task) is sent again: a second message for one row is a no-op (claim).
+    Raises RedisError, DatabaseError or the broker's OperationalError when one is away; the
+    note is cleared only once the row is back, so calling again finishes the job."""
     key = HOLDING_KEY.format(worker=worker)
     submission_id = cache.get(key)
     counts = {"requeued": 0, "failed": 0}
     if submission_id is not None:
-        lost = Submission.objects.filter(pk=submission_id, status=Status.RUNNING).select_related("exercise")
-        counts = _take_back(lost, gpu_online=True)
+        lost = Submission.objects.filter(pk=submission_id, status__in=(Status.RUNNING, Status.QUEUED))
+        counts = _take_back(lost.select_related("exercise"), gpu_online=True)
         cache.delete(key)
     if counts["requeued"] or counts["failed"]:
         logger.warning("worker %s: took back submission %s its predecessor held", worker, submission_id)
     return counts
+
+
+def give_back_held(worker, give_up_after_s=lifecycle.RECLAIM_RUNNING_AFTER_S):
+    """requeue_held, tried every GIVE_BACK_RETRY_S while Redis, the database or the broker is
+    away, for at most `give_up_after_s` (after which the sweep reclaims the row anyway). Runs in
+    its own thread at a worker's start; returns requeue_held's counts, or None when it gave up."""
+    deadline = time.monotonic() + give_up_after_s
+    while True:
+        try:
+            return requeue_held(worker)
+        except (RedisError, DatabaseError, BrokerError) as exc:
+            if time.monotonic() + GIVE_BACK_RETRY_S > deadline:
+                logger.error("worker %s: gave up giving back what its predecessor held: %s", worker, exc)
+                return None
+            logger.warning(
+                "worker %s: cannot give back what its predecessor held yet (%s); again in %s s",
+                worker,
+                exc,
+                GIVE_BACK_RETRY_S,
+            )
+            if isinstance(exc, DatabaseError):
+                connection.close()  # one the database dropped is never usable again: the next try opens one
+            time.sleep(GIVE_BACK_RETRY_S)
 
 
 def sweep_stuck_submissions():

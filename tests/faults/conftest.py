@@ -255,11 +255,15 @@ class TcpProxy:
                 client, _ = listener.accept()
             except OSError:
                 return
+            if self._listener is not listener:  # accepted as the cut closed the listener: refused
+                client.close()
+                return
             try:
                 upstream = socket.create_connection(self.target, timeout=5)
             except OSError:
                 client.close()
                 continue
+            upstream.settimeout(None)  # the timeout is for connecting: an idle connection stays up
             with self._lock:
                 self._sockets.update((client, upstream))
             for source, sink in ((client, upstream), (upstream, client)):
@@ -282,9 +286,13 @@ class TcpProxy:
                     pass
 
     def cut(self):
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            try:
+                listener.shutdown(socket.SHUT_RDWR)  # wakes the thread blocked in accept (close alone does not)
+            except OSError:
+                pass
+            listener.close()
         with self._lock:
             sockets, self._sockets = self._sockets, set()
         for sock in sockets:

@@ -137,6 +137,45 @@ def test_worker_killed_mid_grading_is_graded_once_after_the_sweep(
     assert LeaderboardEntry.objects.filter(user=user).count() <= 1
 
 
+def test_a_worker_restarted_while_the_database_is_away_gives_back_its_predecessors_grading(
+    postgres_url, broker_url, run_dir, start_worker, roomy_version, make_user
+):
+    """A worker killed mid-grading comes back (same name) while the database is still away, as
+    one restarted beside a restarting Redis or PostgreSQL: it gives the row back once the
+    database is reachable, without the sweep. Found by the compose stack's load-and-fault run,
+    where the row stayed 'running' for want of one try at the worker's start."""
+    proxy_port = free_port()
+    host_port = postgres_url.rsplit("@", 1)[1].split("/", 1)[0]
+    host, port = host_port.rsplit(":", 1)
+    proxy = TcpProxy(host, int(port), proxy_port).start()
+    try:
+        env = service_env(postgres_url.replace(f"@{host_port}/", f"@127.0.0.1:{proxy_port}/"), broker_url, run_dir)
+        user = make_user("restarted-beside-an-outage")
+        [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
+        first = start_worker(env, name="restarted")
+        wait_for(
+            lambda: Submission.objects.get(pk=submission_id).status == Status.RUNNING,
+            30,
+            "the first worker to claim it",
+        )
+        time.sleep(1.0)
+        first.kill()
+        proxy.cut()
+        second = start_worker(env, name="restarted")
+        wait_for(
+            lambda: b"cannot give back what its predecessor held yet" in second.log_path.read_bytes(),
+            30,
+            "the restarted worker to find the database away",
+        )
+        proxy.restore()
+        wait_for(all_done([submission_id]), 90, "the given-back submission to be graded")
+    finally:
+        proxy.cut()
+    row = Submission.objects.get(pk=submission_id)
+    assert row.verdict == Verdict.ACCEPTED, row.report
+    assert (row.attempts, row.platform_error) == (2, housekeeping.WORKER_STOPPED)
+
+
 def test_killed_workers_message_is_redelivered_without_the_sweep(
     postgres_url, broker_url, run_dir, start_worker, roomy_version, make_user
 ):

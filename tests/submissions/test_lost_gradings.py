@@ -147,3 +147,71 @@ def test_a_retry_the_broker_cannot_take_is_graded_again_in_the_task(
     submission.refresh_from_db()
     assert len(redis_lost_once) == 2
     assert (submission.status, submission.verdict, submission.attempts) == (Status.DONE, Verdict.ACCEPTED, 2)
+
+
+class CacheBackAfter:
+    """The real cache, unreachable for its first `failures` calls (a worker restarted beside a
+    restarting Redis, as the compose stack's load-and-fault run did)."""
+
+    def __init__(self, failures):
+        from django.core.cache import cache
+
+        self.cache, self.failures = cache, failures
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            if self.failures:
+                self.failures -= 1
+                raise RedisConnectionError("Error 111 connecting to redis:6379. Connection refused.")
+            return getattr(self.cache, name)(*args, **kwargs)
+
+        return call
+
+
+def test_a_worker_restarted_while_redis_is_away_gives_back_its_predecessors_row_once_it_is_back(
+    candidate, exercise_version, queued, monkeypatch
+):
+    held = running(candidate, exercise_version)
+    housekeeping.hold("celery@worker-1", held.pk)
+    monkeypatch.setattr(housekeeping, "cache", CacheBackAfter(failures=2))
+    monkeypatch.setattr(housekeeping, "GIVE_BACK_RETRY_S", 0)
+
+    assert housekeeping.give_back_held("celery@worker-1") == {"requeued": 1, "failed": 0}
+    held.refresh_from_db()
+    assert held.status == Status.QUEUED and queued == [([held.pk], "cpu")]
+
+
+def test_a_row_moved_back_whose_task_the_broker_could_not_take_is_sent_on_the_next_try(
+    candidate, exercise_version, queued, monkeypatch
+):
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from submissions.services import queueing
+
+    held = running(candidate, exercise_version)
+    housekeeping.hold("celery@worker-1", held.pk)
+    real_enqueue, sends = queueing.enqueue, []
+
+    def broker_back_on_the_second_send(submission):
+        sends.append(submission.pk)
+        if len(sends) == 1:
+            raise BrokerError("Error 111 connecting to redis:6379. Connection refused.")
+        real_enqueue(submission)
+
+    monkeypatch.setattr(queueing, "enqueue", broker_back_on_the_second_send)
+    monkeypatch.setattr(housekeeping, "GIVE_BACK_RETRY_S", 0)
+
+    assert housekeeping.give_back_held("celery@worker-1") == {"requeued": 1, "failed": 0}
+    held.refresh_from_db()
+    assert held.status == Status.QUEUED and sends == [held.pk, held.pk] and queued == [([held.pk], "cpu")]
+    assert housekeeping.requeue_held("celery@worker-1") == {"requeued": 0, "failed": 0}
+
+
+def test_giving_back_stops_trying_when_redis_stays_away(candidate, exercise_version, queued, monkeypatch):
+    held = running(candidate, exercise_version)
+    monkeypatch.setattr(housekeeping, "cache", CacheDown())
+    monkeypatch.setattr(housekeeping, "GIVE_BACK_RETRY_S", 0)
+
+    assert housekeeping.give_back_held("celery@worker-1", give_up_after_s=0) is None
+    held.refresh_from_db()
+    assert held.status == Status.RUNNING and queued == []  # the sweep's reclaim takes it later
