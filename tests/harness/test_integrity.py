@@ -415,7 +415,9 @@ def test_a_reference_held_in_two_calls_of_three_is_timed_again_not_rejected(tmp_
     )
     assert run.verdict == "accepted", run.report["message"]
     assert run.report["speedup"] is not None
-    assert run.report["sizes"][0]["retimed_pairs"] >= 12
+    # Two disturbed pairs for each one kept: past six, the rule before harness 1.14 (more disturbed
+    # than kept, and over five) gave up. How many exactly depends on the runs the plan makes.
+    assert run.report["sizes"][0]["retimed_pairs"] > 5
 
 
 def test_a_reference_that_dies_once_the_submission_is_loaded_is_the_submissions_verdict():
