@@ -8,6 +8,7 @@ from celery.exceptions import Reject
 from celery.signals import worker_ready
 from django import db
 from django.db import DatabaseError
+from django.utils import timezone
 from redis.exceptions import RedisError
 
 from grader import host_limits
@@ -76,12 +77,13 @@ def requeue_held_submission(sender=None, **kwargs):
     """A restarted worker (same name) gives back the grading its killed predecessor held: in a
     thread, since Redis or the database may still be coming back and the worker need not wait."""
     worker = getattr(sender, "hostname", None) or "celery"
-    threading.Thread(target=_give_back_held, args=(worker,), name="give-back-held", daemon=True).start()
+    started_at = timezone.now()
+    threading.Thread(target=_give_back_held, args=(worker, started_at), name="give-back-held", daemon=True).start()
 
 
-def _give_back_held(worker):
+def _give_back_held(worker, started_at):
     try:
-        housekeeping.give_back_held(worker)
+        housekeeping.give_back_held(worker, started_at)
     finally:
         db.connection.close()  # the thread's own connection
 

@@ -15,6 +15,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection
+from django.db.models import Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import RedisError
@@ -64,9 +65,11 @@ def release_lost_claim(submission_id):
     return True
 
 
-def requeue_held(worker):
-    """At the start of `worker`: the row a previous worker of that name held when it stopped,
-    back in the queue (or closed, past MAX_ATTEMPTS). Returns the sweep's counts. A row still
+def requeue_held(worker, started_at=None):
+    """At the start of `worker` (at `started_at`, default now): the row a previous worker of
+    that name held when it stopped, back in the queue (or closed, past MAX_ATTEMPTS). Returns
+    the sweep's counts. A 'running' row is taken back only when its claim began before
+    `started_at`, so a row this worker has claimed since is never taken from it. A row still
     'queued' (the predecessor stopped before its claim, or a try of this call moved the row but
     could not send its task) is sent again: a second message for one row is a no-op (claim).
     Raises RedisError, DatabaseError or the broker's OperationalError when one is away; the
@@ -75,7 +78,10 @@ def requeue_held(worker):
     submission_id = cache.get(key)
     counts = {"requeued": 0, "failed": 0}
     if submission_id is not None:
-        lost = Submission.objects.filter(pk=submission_id, status__in=(Status.RUNNING, Status.QUEUED))
+        before = started_at or timezone.now()
+        lost = Submission.objects.filter(pk=submission_id).filter(
+            Q(status=Status.QUEUED) | Q(status=Status.RUNNING) & (Q(started_at__lt=before) | Q(started_at__isnull=True))
+        )
         counts = _take_back(lost.select_related("exercise"), gpu_online=True)
         cache.delete(key)
     if counts["requeued"] or counts["failed"]:
@@ -83,14 +89,15 @@ def requeue_held(worker):
     return counts
 
 
-def give_back_held(worker, give_up_after_s=lifecycle.RECLAIM_RUNNING_AFTER_S):
-    """requeue_held, tried every GIVE_BACK_RETRY_S while Redis, the database or the broker is
-    away, for at most `give_up_after_s` (after which the sweep reclaims the row anyway). Runs in
-    its own thread at a worker's start; returns requeue_held's counts, or None when it gave up."""
+def give_back_held(worker, started_at, give_up_after_s=lifecycle.RECLAIM_RUNNING_AFTER_S):
+    """requeue_held(worker, started_at), tried every GIVE_BACK_RETRY_S while Redis, the database
+    or the broker is away, for at most `give_up_after_s` (after which the sweep reclaims the row
+    anyway). Runs in its own thread at a worker's start, while the worker takes tasks; returns
+    requeue_held's counts, or None when it gave up."""
     deadline = time.monotonic() + give_up_after_s
     while True:
         try:
-            return requeue_held(worker)
+            return requeue_held(worker, started_at)
         except (RedisError, DatabaseError, BrokerError) as exc:
             if time.monotonic() + GIVE_BACK_RETRY_S > deadline:
                 logger.error("worker %s: gave up giving back what its predecessor held: %s", worker, exc)

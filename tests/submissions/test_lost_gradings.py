@@ -6,6 +6,7 @@ load-and-fault run on the compose stack (bench/compose_load.py)."""
 import pytest
 from celery.exceptions import Reject
 from django.db import OperationalError
+from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from grader import grading
@@ -176,7 +177,7 @@ def test_a_worker_restarted_while_redis_is_away_gives_back_its_predecessors_row_
     monkeypatch.setattr(housekeeping, "cache", CacheBackAfter(failures=2))
     monkeypatch.setattr(housekeeping, "GIVE_BACK_RETRY_S", 0)
 
-    assert housekeeping.give_back_held("celery@worker-1") == {"requeued": 1, "failed": 0}
+    assert housekeeping.give_back_held("celery@worker-1", timezone.now()) == {"requeued": 1, "failed": 0}
     held.refresh_from_db()
     assert held.status == Status.QUEUED and queued == [([held.pk], "cpu")]
 
@@ -201,7 +202,7 @@ def test_a_row_moved_back_whose_task_the_broker_could_not_take_is_sent_on_the_ne
     monkeypatch.setattr(queueing, "enqueue", broker_back_on_the_second_send)
     monkeypatch.setattr(housekeeping, "GIVE_BACK_RETRY_S", 0)
 
-    assert housekeeping.give_back_held("celery@worker-1") == {"requeued": 1, "failed": 0}
+    assert housekeeping.give_back_held("celery@worker-1", timezone.now()) == {"requeued": 1, "failed": 0}
     held.refresh_from_db()
     assert held.status == Status.QUEUED and sends == [held.pk, held.pk] and queued == [([held.pk], "cpu")]
     assert housekeeping.requeue_held("celery@worker-1") == {"requeued": 0, "failed": 0}
@@ -212,6 +213,19 @@ def test_giving_back_stops_trying_when_redis_stays_away(candidate, exercise_vers
     monkeypatch.setattr(housekeeping, "cache", CacheDown())
     monkeypatch.setattr(housekeeping, "GIVE_BACK_RETRY_S", 0)
 
-    assert housekeeping.give_back_held("celery@worker-1", give_up_after_s=0) is None
+    assert housekeeping.give_back_held("celery@worker-1", timezone.now(), give_up_after_s=0) is None
     held.refresh_from_db()
     assert held.status == Status.RUNNING and queued == []  # the sweep's reclaim takes it later
+
+
+def test_a_row_the_restarted_worker_claimed_itself_is_not_taken_from_it(candidate, exercise_version, queued):
+    """While the give-back waits for the database, the restarted worker may claim a row of its own
+    under the same note: that grading is left to finish."""
+    started_at = timezone.now()
+    own = running(candidate, exercise_version)
+    Submission.objects.filter(pk=own.pk).update(started_at=timezone.now())
+    housekeeping.hold("celery@worker-1", own.pk)
+
+    assert housekeeping.requeue_held("celery@worker-1", started_at) == {"requeued": 0, "failed": 0}
+    own.refresh_from_db()
+    assert own.status == Status.RUNNING and queued == []
