@@ -80,7 +80,7 @@ def requeue_held(worker, started_at=None):
     if submission_id is not None:
         before = started_at or timezone.now()
         lost = Submission.objects.filter(pk=submission_id).filter(
-            Q(status=Status.QUEUED) | Q(status=Status.RUNNING) & (Q(started_at__lt=before) | Q(started_at__isnull=True))
+            Q(status=Status.QUEUED) | Q(status=Status.RUNNING, started_at__lt=before)
         )
         counts = _take_back(lost.select_related("exercise"), gpu_online=True)
         cache.delete(key)

@@ -3,6 +3,8 @@ RECLAIM_RUNNING_AFTER_S: a restarted worker gives back what its killed predecess
 result the database could not take is graded again once it is back. Both found by the
 load-and-fault run on the compose stack (bench/compose_load.py)."""
 
+from datetime import timedelta
+
 import pytest
 from celery.exceptions import Reject
 from django.db import OperationalError
@@ -22,8 +24,14 @@ pytestmark = pytest.mark.django_db
 
 
 def running(user, version, attempts=1):
+    """A row a worker claimed a minute ago (lifecycle.claim sets started_at)."""
     return Submission.objects.create(
-        user=user, exercise=version, code=CODE, status=Status.RUNNING, attempts=attempts, started_at=None
+        user=user,
+        exercise=version,
+        code=CODE,
+        status=Status.RUNNING,
+        attempts=attempts,
+        started_at=timezone.now() - timedelta(minutes=1),
     )
 
 
