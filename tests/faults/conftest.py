@@ -306,6 +306,14 @@ class TcpProxy:
         return self.start()
 
 
+def proxied_database(postgres_url):
+    """A started TcpProxy in front of the test database, and the database URL through it."""
+    host_port = postgres_url.rsplit("@", 1)[1].split("/", 1)[0]
+    host, port = host_port.rsplit(":", 1)
+    proxy = TcpProxy(host, int(port), free_port()).start()
+    return proxy, postgres_url.replace(f"@{host_port}/", f"@127.0.0.1:{proxy.listen_port}/")
+
+
 @contextmanager
 def private_redis(port):
     """A throwaway redis-server with no persistence, so a restart loses every message."""

@@ -19,11 +19,11 @@ from interview_platform.celery import app
 from tests.hostile.conftest import sandbox_processes
 
 from .conftest import (
-    TcpProxy,
     all_done,
     free_port,
     manage_shell,
     private_redis,
+    proxied_database,
     requires_services,
     service_env,
     wait_for,
@@ -144,12 +144,9 @@ def test_a_worker_restarted_while_the_database_is_away_gives_back_its_predecesso
     one restarted beside a restarting Redis or PostgreSQL: it gives the row back once the
     database is reachable, without the sweep. Found by the compose stack's load-and-fault run,
     where the row stayed 'running' for want of one try at the worker's start."""
-    proxy_port = free_port()
-    host_port = postgres_url.rsplit("@", 1)[1].split("/", 1)[0]
-    host, port = host_port.rsplit(":", 1)
-    proxy = TcpProxy(host, int(port), proxy_port).start()
+    proxy, proxied_url = proxied_database(postgres_url)
     try:
-        env = service_env(postgres_url.replace(f"@{host_port}/", f"@127.0.0.1:{proxy_port}/"), broker_url, run_dir)
+        env = service_env(proxied_url, broker_url, run_dir)
         user = make_user("restarted-beside-an-outage")
         [submission_id] = create_via_service(env, user, roomy_version, SLOW_HONEST)
         first = start_worker(env, name="restarted")
@@ -224,12 +221,8 @@ def test_database_cut_while_a_task_runs_is_retried_and_completes(
 ):
     """The worker reaches PostgreSQL through a proxy that is cut for a few
     seconds while its task claims the row; the task must retry and finish."""
-    proxy_port = free_port()
-    host_port = postgres_url.rsplit("@", 1)[1].split("/", 1)[0]
-    host, port = host_port.rsplit(":", 1)
-    proxy = TcpProxy(host, int(port), proxy_port).start()
+    proxy, proxied_url = proxied_database(postgres_url)
     try:
-        proxied_url = postgres_url.replace(f"@{host_port}/", f"@127.0.0.1:{proxy_port}/")
         env = service_env(proxied_url, broker_url, run_dir)
         start_worker(env)
         user = make_user("db-cut")
