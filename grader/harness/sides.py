@@ -136,8 +136,8 @@ class Side:
         self.scratch_is_tmpfs = scratch_is_tmpfs
         # The CPUs this runner is pinned to (None: wherever the kernel puts it).
         self.cpus = cpus
-        # What its last call allocated above its resident memory: warmed before its next (warm.py).
-        self.transient_bytes = 0
+        # What its last call allocated (warm.allocated_bytes): warmed before its next (warm.py).
+        self.allocated_bytes = 0
         self.memory_limit_bytes = job.memory_limit_bytes
         self.process: subprocess.Popen[bytes] | None = None
         self.channel: ipc.Channel | None = None
@@ -280,8 +280,8 @@ class Side:
             if not procs.scheduling(self.pid) <= self.expected_scheduling:
                 self.kill()
                 return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
-        # No more than the last call held with its result memfd (so it fits where that call did), nor the limit.
-        warm.warm_on(self.cpus, min(self.transient_bytes + answer_bytes, self.memory_limit_bytes))
+        # No more than the last call allocated (so it fits where that call did), nor the limit.
+        warm.warm_on(self.cpus, min(self.allocated_bytes, self.memory_limit_bytes))
         paused = procs.paused_snapshot(self.pid)
         procs.resume_tree(self.pid)
         assert self.channel is not None and self.drain is not None  # start() made them
@@ -364,7 +364,7 @@ class Side:
         outcome.waited_seconds = procs.held_by_others_seconds(schedule_before, schedule_after, seconds)
         seconds -= outcome.waited_seconds or 0.0
         peak_own = procs.peak_rss_bytes(self.pid)
-        self.transient_bytes = max(0, peak_own - base_own)
+        self.allocated_bytes = warm.allocated_bytes(peak_own - base_own, bundle.size)
         outcome.seconds = seconds
         outcome.staging_seconds = clock.seconds("staging")
         outcome.fetch_seconds = clock.seconds("fetch")

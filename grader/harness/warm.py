@@ -6,11 +6,14 @@ page reporting), pages freed a second or more ago have been handed back, and the
 next allocation faults them in again through the host at several times the cost;
 between two calls of one side a grading runs the other side's call, often seconds
 long. So before each call, while every process in the sandbox is stopped, the
-supervisor maps as much memory as that runner's previous call added at its peak
-plus the result memfd it is about to allocate, on the runner's CPU, writes one
-byte in every page and unmaps it: the freed pages head that CPU's free lists, and
-the call's allocations take them. Nothing of it runs in the runner, so none of it
-counts as the runner's work between calls.
+supervisor maps as much memory as that runner's previous call allocated (its
+resident memory's growth at the peak, less the inputs it mapped: those are
+already resident in their memfd), on the runner's CPU, writes one byte in every
+page and unmaps it: the freed pages head that CPU's free lists, and the call's
+allocations take them. Nothing of it runs in the runner, so none of it counts as
+the runner's work between calls. Warming more than the call will take costs the
+grading time and buys nothing: pages the host has taken back are slow to bring
+in, for the warm-up as for the call (docs/benchmarks.md, the cost of a grading).
 """
 
 import mmap
@@ -24,6 +27,15 @@ PAGE = mmap.PAGESIZE
 MIN_BYTES = 1 << 20
 #: NumPy asks for transparent huge pages on allocations from this size on; so does the warm-up.
 HUGE_FROM_BYTES = 4 << 20
+
+
+def allocated_bytes(peak_growth: int, mapped_input_bytes: int) -> int:
+    """What a call allocated, from its runner's resident memory at the call's
+    peak less before it (`peak_growth`) and the size of the input memfd it was
+    handed (`mapped_input_bytes`): reading the inputs maps pages already
+    resident, which the call never allocates. Never negative (a call may map
+    only part of its inputs)."""
+    return max(0, peak_growth - mapped_input_bytes)
 
 
 def warm(size: int) -> None:
