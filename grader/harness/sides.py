@@ -280,8 +280,9 @@ class Side:
             if not procs.scheduling(self.pid) <= self.expected_scheduling:
                 self.kill()
                 return CallOutcome("tampered", detail="its scheduling priority or CPU affinity was changed")
-        # No more than the last call allocated (so it fits where that call did), nor the limit.
-        warm.warm_on(self.cpus, min(self.allocated_bytes, self.memory_limit_bytes))
+        # What the last call allocated, plus the result memfd allocated after this and before the clock
+        # (ipc.spare_result_memfd), which takes warmed pages first; no more than the limit.
+        warm.warm_on(self.cpus, min(self.allocated_bytes + answer_bytes, self.memory_limit_bytes))
         paused = procs.paused_snapshot(self.pid)
         procs.resume_tree(self.pid)
         assert self.channel is not None and self.drain is not None  # start() made them
