@@ -11,10 +11,11 @@ resident memory's growth at the peak, less the inputs it mapped: those are
 already resident in their memfd), plus the result memfd the supervisor fills in
 for it next (whose allocation takes the warmed pages first), on the runner's
 CPU, writes one byte in every page and unmaps it: the freed pages head that
-CPU's free lists, and the call's allocations take them. Nothing of it runs in the runner, so none of it counts as
-the runner's work between calls. Warming more than the call will take costs the
-grading time and buys nothing: pages the host has taken back are slow to bring
-in, for the warm-up as for the call (docs/benchmarks.md, the cost of a grading).
+CPU's free lists, and the call's allocations take them. Nothing of it runs in
+the runner, so none of it counts as the runner's work between calls. Warming
+more than the call will take costs grading time and buys nothing: pages the
+host has taken back are slow to bring in, for the warm-up as for the call
+(docs/journal.md, "What the untuned host's warm-ups were paying for").
 """
 
 import mmap

@@ -78,18 +78,20 @@ def test_warm_on_stays_where_it_is_when_the_move_is_refused(monkeypatch):
 def test_a_call_that_only_reads_its_inputs_allocated_nothing():
     """Reading the input memfd grows resident memory by its size; none of it is the call's to warm."""
     inputs = os.memfd_create("inputs")
-    os.ftruncate(inputs, 64 * MIB)
-    os.pwrite(inputs, b"\1" * (64 * MIB), 0)  # resident in the memfd before the call, as the supervisor leaves it
-    assert procs.reset_peak_rss(os.getpid())
-    base = procs.rss_bytes(os.getpid())
-    with mmap.mmap(inputs, 64 * MIB, prot=mmap.PROT_READ) as view:
-        assert sum(view[offset] for offset in range(0, 64 * MIB, warm.PAGE)) == 64 * MIB // warm.PAGE
-        read_only = procs.peak_rss_bytes(os.getpid()) - base
-        with mmap.mmap(-1, 16 * MIB) as scratch:  # what the call itself allocates: fresh pages, written
-            for offset in range(0, 16 * MIB, warm.PAGE):
-                scratch[offset] = 1
-            reading_and_allocating = procs.peak_rss_bytes(os.getpid()) - base
-    os.close(inputs)
+    try:
+        os.ftruncate(inputs, 64 * MIB)
+        os.pwrite(inputs, b"\1" * (64 * MIB), 0)  # resident in the memfd before the call, as the supervisor leaves it
+        assert procs.reset_peak_rss(os.getpid())
+        base = procs.rss_bytes(os.getpid())
+        with mmap.mmap(inputs, 64 * MIB, prot=mmap.PROT_READ) as view:
+            assert sum(view[offset] for offset in range(0, 64 * MIB, warm.PAGE)) == 64 * MIB // warm.PAGE
+            read_only = procs.peak_rss_bytes(os.getpid()) - base
+            with mmap.mmap(-1, 16 * MIB) as scratch:  # what the call itself allocates: fresh pages, written
+                for offset in range(0, 16 * MIB, warm.PAGE):
+                    scratch[offset] = 1
+                reading_and_allocating = procs.peak_rss_bytes(os.getpid()) - base
+    finally:
+        os.close(inputs)
     assert read_only >= 60 * MIB  # the mapped inputs count in the runner's resident memory
     assert warm.allocated_bytes(read_only, 64 * MIB) < warm.MIN_BYTES
     assert 15 * MIB <= warm.allocated_bytes(reading_and_allocating, 64 * MIB) <= 18 * MIB
