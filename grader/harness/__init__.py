@@ -9,4 +9,4 @@ COMMAND; see protocol.py for how the report comes back.
 COMMAND = ["python3", "-I", "-B", "/job/harness/main.py", "/job"]
 
 #: Reported with every result, so numbers from different harness versions are never mixed up.
-HARNESS_VERSION = "1.17"
+HARNESS_VERSION = "1.18"

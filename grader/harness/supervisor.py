@@ -737,9 +737,14 @@ class Grading:
         (see _echo) follows the reference's call at once, so it never directly
         follows the submission's call, and its outcome is appended there."""
         outcomes: dict[Role, CallOutcome] = {}
-        bundles = {role: InputBundle(args) for role in order}
+        bundles: dict[Role, InputBundle] = {}
         try:
             for role in order:
+                # Each side's input is written just before its own call, as a desk's
+                # loop has its input: written a whole call earlier, it has left a large
+                # last-level cache (docs/benchmarks.md, "Inputs written just before
+                # their call").
+                bundles[role] = InputBundle(args)
                 budget_ns = self._budget_ns(role, record, outcomes, new_input)
                 answer_bytes = record.answer_bytes if record is not None else 0
                 outcome = self.sides[role].call(

@@ -9,9 +9,12 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import time
+import types
 from pathlib import Path
 
 from grader.harness import COMMAND, protocol
+from grader.harness.supervisor import Grading
 from grader.sandbox.cpuslots import claim_runner_cpus
 
 HARNESS_SOURCE = Path(__file__).resolve().parents[2] / "grader" / "harness"
@@ -112,3 +115,18 @@ def run_job(
     )
     assert completed.returncode == 0
     return Run(report, completed.stdout, completed.stderr, completed.returncode, secret)
+
+
+def pair_grading(sides: dict) -> Grading:
+    """A Grading that only pairs calls: `sides` stand in for both runners (each
+    with a `call` like Side.call's), every budget is ten seconds and the
+    placement checks pass, so _checked_pair can be driven without processes."""
+    grading = Grading.__new__(Grading)
+    grading.sides = sides
+    grading.job = types.SimpleNamespace(processes=1, tolerance={"rtol": 1e-9, "atol": 0.0}, allow_input_mutation=False)
+    grading.deadline_ns = time.perf_counter_ns() + 10 * 1_000_000_000
+    grading.first_call_s, grading.check = None, None
+    grading.runner_cpus = {0}
+    grading._budget_ns = lambda *args: 10 * 1_000_000_000
+    grading._check_one_cpu = grading._check_placement = lambda *args: None
+    return grading

@@ -9,9 +9,11 @@ import time
 import numpy as np
 import pytest
 
-from grader.harness import compare, ipc, stats
+from grader.harness import compare, ipc, stats, supervisor
 from grader.harness.runner import Runner
-from grader.harness.sides import InputBundle, _result_buffer
+from grader.harness.sides import CallOutcome, InputBundle, _result_buffer
+
+from .jobs import pair_grading
 
 WAIT_NS = 10 * 1_000_000_000
 TOLERANCE = {"rtol": 1e-9, "atol": 0.0}
@@ -175,3 +177,29 @@ def test_input_mutation_is_seen_in_any_byte():
         assert bundle.modified_arguments() == [1]
     finally:
         bundle.close()
+
+
+@pytest.mark.parametrize("order", [("reference", "submission"), ("submission", "reference")])
+def test_each_sides_input_is_written_just_before_its_own_call(monkeypatch, order):
+    """A desk's loop calls on an input it has just had; where a last-level cache
+    holds a whole input, one written a call earlier has left it. So the second
+    side's input is written after the first side's call, whichever goes first."""
+    events = []
+
+    class RecordingBundle(InputBundle):
+        def __init__(self, args):
+            super().__init__(args)
+            events.append("written")
+
+    class RecordingSide:
+        def __init__(self, role):
+            self.role = role
+
+        def call(self, bundle, budget_ns, deadline_ns, answer_bytes=0, fresh_device_pool=False):
+            events.append(f"{self.role} called")
+            return CallOutcome("ok", value=np.ones(3))
+
+    monkeypatch.setattr(supervisor, "InputBundle", RecordingBundle)
+    grading = pair_grading({role: RecordingSide(role) for role in order})
+    grading._checked_pair((np.ones(3),), "size 3", None, order)
+    assert events == ["written", f"{order[0]} called", "written", f"{order[1]} called"]

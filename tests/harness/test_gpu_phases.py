@@ -19,6 +19,8 @@ from grader.harness.runner import Runner
 from grader.harness.sides import CallOutcome, InputBundle, PhaseClock, Side
 from grader.harness.supervisor import Finished, Grading, copy_phase_overrun
 
+from .jobs import pair_grading
+
 TOLERANCE = {"rtol": 1e-9, "atol": 0.0}
 #: The stand-in copies take this long, so the test can see which phase paid for them.
 COPY_DELAY_S = 0.05
@@ -370,14 +372,7 @@ def test_only_a_new_input_gets_an_empty_pool():
             asked.append(fresh_device_pool)
             return CallOutcome("ok", value=np.ones(3))
 
-    grading = Grading.__new__(Grading)
-    grading.sides = {"reference": RecordingSide(), "submission": RecordingSide()}
-    grading.job = types.SimpleNamespace(processes=1, tolerance=TOLERANCE, allow_input_mutation=False)
-    grading.deadline_ns = time.perf_counter_ns() + WAIT_NS
-    grading.first_call_s, grading.check = None, None
-    grading.runner_cpus = {0}
-    grading._budget_ns = lambda *args: WAIT_NS
-    grading._check_one_cpu = grading._check_placement = lambda *args: None
+    grading = pair_grading({"reference": RecordingSide(), "submission": RecordingSide()})
     for new_input in (True, False):
         grading._checked_pair((np.ones(3),), "size 3", None, ("reference", "submission"), new_input=new_input)
     assert asked == [True, True, False, False]
