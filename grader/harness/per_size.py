@@ -151,7 +151,7 @@ def summary(record: SizeRecord) -> SizeEntry:
     # Times are net of the harness's transfer overhead (see Grading._echo); the raw
     # medians stay in the report so nothing is hidden.
     overhead = record.overhead()
-    interval = stats.speedup_interval(reference, submission, overhead, runs=record.runs or None)
+    interval = stats.reported_interval(reference, submission, overhead, runs=record.runs or None)
     return entry(
         record.size,
         correct=record.correct,

@@ -18,6 +18,7 @@ supervisor.Grading._echo) and each time below is net of their level
 """
 
 from collections.abc import Iterator, Sequence
+from statistics import NormalDist
 from typing import overload
 
 import numpy as np
@@ -38,6 +39,12 @@ NET_FLOOR_FRACTION = 0.05
 #: An echo slower than this many times the echoes' lower quartile is a stall of
 #: the host, not the harness's transfer cost (see overhead_level).
 STALL_FACTOR = 2.0
+#: How far a grading's figure moves from one grading to the next beyond what its
+#: own pairs and runs show, as a standard deviation of its logarithm (about the
+#: relative one): the host's drift over minutes, which no grading's own calls can
+#: see. Measured over the coverage runs (docs/benchmarks.md, "An interval that
+#: covers the next grading"); reported_interval adds it.
+BETWEEN_GRADINGS_SD = 0.04
 
 FloatArray = npt.NDArray[np.float64]
 #: Timings in seconds: a list as the supervisor gathers them, or an array whose
@@ -152,6 +159,32 @@ def speedup_interval(
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(ratios, [tail, 100.0 - tail])
     return float(low), float(high)
+
+
+def reported_interval(
+    reference_times: Timings,
+    submission_times: Timings,
+    overhead_times: Timings | None = None,
+    runs: Sequence[int] | None = None,
+    confidence: float = 0.95,
+) -> tuple[float, float] | None:
+    """The interval a report gives for the speedup: speedup_interval's (what this
+    grading's own pairs and runs show) widened on each side, in logarithms, by
+    the host's drift between gradings (BETWEEN_GRADINGS_SD at the same
+    confidence), the two added in quadrature as independent errors are. It is
+    meant to hold the next grading's figure, not only this one's. The stopping
+    rule keeps to speedup_interval: more pairs cannot narrow the host's term.
+    None where speedup_interval is None."""
+    interval = speedup_interval(reference_times, submission_times, overhead_times, confidence, runs)
+    if interval is None:
+        return None
+    point = np.log(speedup(reference_times, submission_times, overhead_times))
+    host = NormalDist().inv_cdf(0.5 + confidence / 2.0) * BETWEEN_GRADINGS_SD
+    low, high = (np.log(max(bound, np.finfo(float).tiny)) for bound in interval)
+    return (
+        float(np.exp(point - np.hypot(point - low, host))),
+        float(np.exp(point + np.hypot(high - point, host))),
+    )
 
 
 def _resampled_pairs(rng: np.random.Generator, count: int, runs: Sequence[int] | None) -> npt.NDArray[np.int64]:
