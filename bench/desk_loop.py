@@ -8,8 +8,12 @@ NumPy's defaults. Per round, one timed call after each of: nothing (calls back t
 back, as the plain method's trials run), 51 MB of fresh memory touched page by
 page and unmapped (what grader/harness/warm.py does before a grading's call), and
 a 1.5 s busy wait (the other side's call in a grading, during which an untuned
-virtual machine may hand freed memory back to its hypervisor). Reported: the
-median of each in milliseconds, with the host's load and settings.
+virtual machine may hand freed memory back to its hypervisor). Then, each on a
+fresh copy of the input and with the harness's own warm-up (warm.warm) last: the
+copy written, then the busy wait (a side that went second until harness 1.18,
+its input written before the other side's call), and the busy wait, then the
+copy written (since 1.18). Reported: the median of each in milliseconds, with
+the host's load and settings.
 """
 
 import argparse
@@ -21,6 +25,8 @@ import time
 from common import ROOT
 from grading_headline import HEADLINE_SLUG, HEADLINE_SUBMISSION
 from grading_setup import host_tuning, medians_with_host
+
+from grader.harness import warm
 
 PAUSE_S = 1.5
 
@@ -54,21 +60,38 @@ def main():
     transform = load(ROOT / "bench" / "submissions" / HEADLINE_SLUG / HEADLINE_SUBMISSION)["transform"]
     size = 6_400_000
     (x,) = load(exercise / "inputs.py")["make_inputs"](size, int.from_bytes(os.urandom(4), "little"))
+    warmed = x.nbytes + (1 << 21)
+
+    def written_then_paused():
+        fresh = x.copy()
+        busy_wait(PAUSE_S)
+        warm.warm(warmed)
+        return fresh
+
+    def paused_then_written():
+        busy_wait(PAUSE_S)
+        fresh = x.copy()
+        warm.warm(warmed)
+        return fresh
+
+    # Each returns the input the timed call gets.
     before_call = {
-        "back to back": lambda: None,
-        "after touching 51 MB of fresh memory": lambda: touch_fresh_memory(x.nbytes + (1 << 21)),
-        f"after a {PAUSE_S:g} s busy wait": lambda: busy_wait(PAUSE_S),
+        "back to back": lambda: x,
+        "after touching 51 MB of fresh memory": lambda: touch_fresh_memory(warmed) or x,
+        f"after a {PAUSE_S:g} s busy wait": lambda: busy_wait(PAUSE_S) or x,
+        f"fresh input written, a {PAUSE_S:g} s busy wait, warm-up (harness 1.17)": written_then_paused,
+        f"a {PAUSE_S:g} s busy wait, fresh input written, warm-up (harness 1.18)": paused_then_written,
     }
     tuning = host_tuning()
     transform(x)  # warm-up
     times = {name: [] for name in before_call}
     for _ in range(args.rounds):
         for name, prepare in before_call.items():
-            prepare()
+            given = prepare()
             started = time.perf_counter()
-            answer = transform(x)
+            answer = transform(given)
             times[name].append(time.perf_counter() - started)
-            del answer
+            del answer, given
     result = {
         "size": size,
         "rounds": args.rounds,

@@ -4,9 +4,11 @@ the figure the next gradings read?
 The same answer (python-loop-to-numpy's model solution) is graded COVERAGE_GRADINGS
 times in the real sandbox, one after the other. Each grading's interval is the
 harness's own, which resamples runs of fresh processes, then pairs within them
-(grader/harness/stats.py); beside it, the same grading's calls give the interval a
-pairs-only bootstrap would have reported (one process's pairs: what the harness
-reported before runs). Reported: how many of each kind hold the median of all the
+and adds the host's drift between gradings (grader/harness/stats.py,
+reported_interval); beside it, the same grading's calls give the interval of the
+bootstrap alone, runs then pairs (what the harness reported before the host's
+term, harness 1.11-1.17), and of a pairs-only bootstrap (one process's pairs:
+what it reported before runs). Reported: how many of each kind hold the median of all the
 gradings' figures, the spread of the figures, what a grading cost, and the host's
 state (load, `scripts/tune_grading_host.sh --check`, whether inputs got huge pages),
 and where the figures' spread comes from (bench/spread_sources.py), with every
@@ -38,7 +40,8 @@ def part_coverage(args):
     def holds(interval):
         return bool(interval) and interval[0] <= centre <= interval[1]
 
-    pairs_only = [pairs_only_interval(stats, g["calls"]) for g in gradings]
+    pairs_only = [recomputed_interval(stats, g["calls"], in_runs=False) for g in gradings]
+    bootstrap_only = [recomputed_interval(stats, g["calls"], in_runs=True) for g in gradings]
     held = sum(holds(g["speedup_ci"]) for g in gradings)
     return {
         "exercise": COVERAGE_CASE[0],
@@ -56,6 +59,10 @@ def part_coverage(args):
         "pairs_only_median_relative_width": rounded(
             median(widths([(interval, g["speedup"]) for interval, g in zip(pairs_only, gradings, strict=True)]))
         ),
+        "bootstrap_only_holds_median": sum(holds(interval) for interval in bootstrap_only),
+        "bootstrap_only_median_relative_width": rounded(
+            median(widths([(interval, g["speedup"]) for interval, g in zip(bootstrap_only, gradings, strict=True)]))
+        ),
         "median_grade_s": rounded(median([g["grade_s"] for g in gradings]), 1),
         "headline_runs": [len(set((g["calls"] or {}).get("runs") or [0])) for g in gradings],
         "spread_sources": decompose([g["calls"] for g in gradings]),
@@ -70,12 +77,14 @@ def part_coverage(args):
     }
 
 
-def pairs_only_interval(stats, calls):
-    """The interval a grading's headline calls give without their runs (None for
-    a grading that timed none: one that ended without a figure)."""
+def recomputed_interval(stats, calls, in_runs):
+    """The bootstrap's interval over a grading's headline calls, without the host's
+    term: resampling runs, then pairs (`in_runs`), or pairs alone. None for a
+    grading that timed none (one that ended without a figure)."""
     if not calls:
         return None
-    return stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"])
+    runs = calls["runs"] if in_runs else None
+    return stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"], runs=runs)
 
 
 def widths(intervals_and_points):

@@ -234,15 +234,24 @@ def coverage_table(key, part, x, pct):
         f"{host['load_after'][0]} after; other work: {part.get('other_work', '-')}; "
         f"inputs in huge pages: {host['inputs_in_huge_pages']})",
         "",
-        "| exercise | gradings | median speedup | spread (max-min)/median | intervals holding the median: runs, then pairs (the harness) | pairs only (same calls) | median width / speedup: harness | pairs only | median grading time |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| exercise | gradings | median speedup | spread (max-min)/median | intervals holding the median: the harness's (runs, then pairs, and the host's term) | runs, then pairs only (same calls) | pairs only | median width / speedup: harness | runs, then pairs | pairs only | median grading time |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
         f"| {part['exercise']} ({part['submission']}) | {part['gradings']} | {x(part['median'], 1)}x | {pct(part['spread'])} | "
-        f"{part['holds_median']}/{part['gradings']} | {part['pairs_only_holds_median']}/{part['gradings']} | "
-        f"{pct(part['median_relative_width'])} | {pct(part['pairs_only_median_relative_width'])} | {x(part['median_grade_s'], 1)} s |",
+        f"{part['holds_median']}/{part['gradings']} | {held_or_dash(part, 'bootstrap_only')} | "
+        f"{part['pairs_only_holds_median']}/{part['gradings']} | {pct(part['median_relative_width'])} | "
+        f"{pct(part['bootstrap_only_median_relative_width']) if 'bootstrap_only_median_relative_width' in part else '-'} | "
+        f"{pct(part['pairs_only_median_relative_width'])} | {x(part['median_grade_s'], 1)} s |",
         "",
         "Host settings (`scripts/tune_grading_host.sh --check`): " + "; ".join(host["tuning"]),
         "",
     ] + sources_table(part.get("spread_sources"))
+
+
+def held_or_dash(part, kind):
+    """ "held/gradings" for an interval kind a coverage result has, "-" for one
+    recorded before that kind was (harness 1.17 and earlier: the harness's own)."""
+    key = f"{kind}_holds_median"
+    return f"{part[key]}/{part['gradings']}" if key in part else "-"
 
 
 def sources_table(sources):

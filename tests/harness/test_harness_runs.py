@@ -219,8 +219,11 @@ def test_timing_stops_early_once_the_interval_is_tight(tmp_path):
     headline = run.report["sizes"][-1]
     assert headline["stopped"] == per_size.STOPPED_PRECISE, headline
     assert supervisor.MIN_PAIRS <= headline["pairs"] < 40
-    low, high = headline["speedup_ci"]
+    # The rule's own interval, the bootstrap's: the report's adds the host's term (stats.reported_interval).
+    calls = headline["calls"]
+    low, high = stats.speedup_interval(calls["reference_s"], calls["submission_s"], calls["echo_s"], runs=calls["runs"])
     assert high - low <= 2 * supervisor.HEADLINE_HALF_WIDTH * headline["speedup"]
+    assert headline["speedup_ci"][0] < low and headline["speedup_ci"][1] > high
     assert "fewer timed pairs" not in run.report["message"]
 
 
