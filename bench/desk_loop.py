@@ -20,13 +20,16 @@ import argparse
 import json
 import mmap
 import os
+import sys
 import time
 
 from common import ROOT
 from grading_headline import HEADLINE_SLUG, HEADLINE_SUBMISSION
 from grading_setup import host_tuning, medians_with_host
 
-from grader.harness import warm
+sys.path.insert(0, str(ROOT))
+
+from grader.harness import warm  # noqa: E402
 
 PAUSE_S = 1.5
 

@@ -5,9 +5,9 @@ host's between-gradings term (grader/harness/stats.py, BETWEEN_GRADINGS_SD):
     .venv/bin/python bench/host_term_study.py <(git show 540c38d:bench/results/grading.json)   # harness 1.17's runs
 
 For every coverage result in the files (grading_bench.py --part coverage), each
-grading's interval is recomputed from its recorded headline calls as the bootstrap
-alone (runs, then pairs: stats.speedup_interval) and then widened as
-stats.reported_interval does, for each term in TERMS. Reported per run and term:
+grading's interval is recomputed from its recorded headline calls with
+stats.reported_interval, its BETWEEN_GRADINGS_SD set to each term in TERMS in
+turn (0 gives the bootstrap alone: runs, then pairs). Reported per run and term:
 intervals holding the median of the run's figures, and their median width over the
 figure; and the standard deviation of the logarithm of the figures themselves.
 """
@@ -25,31 +25,26 @@ sys.path.insert(0, str(ROOT))
 from grader.harness import stats  # noqa: E402
 
 TERMS = (0.0, 0.02, 0.03, 0.04, 0.05)
-Z95 = 1.959963984540054
-
-
-def widened(point, interval, term):
-    """(low, high) of `interval` around `point` with `term` added in quadrature in logarithms."""
-    host = Z95 * term
-    low, high = np.log(interval)
-    centre = np.log(point)
-    return np.exp(centre - np.hypot(centre - low, host)), np.exp(centre + np.hypot(high - centre, host))
 
 
 def study(label, part):
     gradings = [(point, calls) for point, calls in zip(part["speedups"], part["calls"], strict=True) if calls]
     centre = float(np.median([point for point, _ in gradings]))
     row = {"run": label, "gradings": len(gradings)}
-    for term in TERMS:
-        held, widths = 0, []
-        for point, calls in gradings:
-            interval = stats.speedup_interval(
-                calls["reference_s"], calls["submission_s"], calls["echo_s"], runs=calls["runs"]
-            )
-            low, high = widened(point, interval, term)
-            held += low <= centre <= high
-            widths.append((high - low) / point)
-        row[f"{term:.0%}"] = f"{held}/{len(gradings)}, width {np.median(widths):.1%}"
+    chosen = stats.BETWEEN_GRADINGS_SD
+    try:
+        for term in TERMS:
+            stats.BETWEEN_GRADINGS_SD = term
+            held, widths = 0, []
+            for point, calls in gradings:
+                low, high = stats.reported_interval(
+                    calls["reference_s"], calls["submission_s"], calls["echo_s"], runs=calls["runs"]
+                )
+                held += low <= centre <= high
+                widths.append((high - low) / point)
+            row[f"{term:.0%}"] = f"{held}/{len(gradings)}, width {np.median(widths):.1%}"
+    finally:
+        stats.BETWEEN_GRADINGS_SD = chosen
     row["figures' SD"] = f"{np.std(np.log([point for point, _ in gradings]), ddof=1):.1%}"
     return row
 
