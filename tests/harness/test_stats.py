@@ -217,7 +217,7 @@ def test_the_reported_interval_covers_gradings_whose_level_drifts():
 
 def test_each_place_draws_all_its_pairs_from_one_run():
     """The second stage resamples within the run drawn for a place: a row never
-    mixes two runs' pairs in one place, and every run can be drawn."""
+    mixes two runs' pairs in one place, every run can be drawn, and any pair of it."""
     runs = [0, 0, 0, 1, 1, 1, 2, 2, 2]
     picks = stats._resampled_pairs(np.random.default_rng(1), len(runs), runs)
     assert picks.shape == (stats.BOOTSTRAP_RESAMPLES, len(runs))
@@ -226,3 +226,5 @@ def test_each_place_draws_all_its_pairs_from_one_run():
         block = labels[:, 3 * place : 3 * place + 3]
         assert (block == block[:, :1]).all()
     assert set(np.unique(labels[:, 0])) == {0, 1, 2}
+    # And within the drawn run, any of its pairs: a place can hold every pair of every run.
+    assert set(np.unique(picks[:, 0])) == set(range(len(runs)))
